@@ -1,0 +1,162 @@
+# shmpi: a shared-memory, single-node MPI for one-sided communication.
+#
+#   make            build the library, shmrun, shmcc, examples and tests
+#   make demo       install what is missing, build, run the headline example
+#   make check      install what is missing, build, run every test
+#   make install    PREFIX=/usr/local (DESTDIR honoured)
+#
+# Knobs: CC, CFLAGS, LDFLAGS, PREFIX, V=1 (show commands),
+#        SANITIZE=1 (address,undefined) or SANITIZE=<list> (built in build-san/).
+
+PREFIX ?= /usr/local
+CFLAGS ?= -O2 -g
+SANITIZE ?=
+V ?= 0
+
+comma := ,
+ifeq ($(SANITIZE),)
+BUILD ?= build
+SANFLAGS :=
+else
+BUILD ?= build-san
+SANLIST := $(if $(filter 1,$(SANITIZE)),address$(comma)undefined,$(SANITIZE))
+SANFLAGS := -fsanitize=$(SANLIST) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+VERSION := 0.1.0
+SOVERSION := 0
+
+PKG_CONFIG ?= pkg-config
+pkg_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
+pkg_libs = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null)
+
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
+	-fPIC -fvisibility=hidden -DSHMPI_VERSION='"$(VERSION)"' $(SANFLAGS)
+override LDFLAGS += $(SANFLAGS)
+
+LIBDIR := $(BUILD)/lib
+BINDIR := $(BUILD)/bin
+OBJDIR := $(BUILD)/obj
+
+SHM_SRC := $(wildcard shm/*.c)
+LIB_SRC := $(wildcard src/*.c)
+RUN_SRC := $(wildcard tools/shmrun/*.c)
+UNIT_SRC := $(wildcard tests/unit/*.c)
+PROG_SRC := $(wildcard tests/progs/*.c)
+EXAMPLE_SRC := $(wildcard examples/*.c)
+
+SHM_OBJ := $(SHM_SRC:%.c=$(OBJDIR)/%.o)
+LIB_OBJ := $(LIB_SRC:%.c=$(OBJDIR)/%.o)
+RUN_OBJ := $(RUN_SRC:%.c=$(OBJDIR)/%.o)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
+PROG_BIN := $(PROG_SRC:tests/progs/%.c=$(BUILD)/tests/progs/%)
+EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
+
+LIB_A := $(LIBDIR)/libshmpi.a
+LIB_SO := $(LIBDIR)/libshmpi.so.$(SOVERSION)
+SHMRUN := $(BINDIR)/shmrun
+SHMCC := $(BINDIR)/shmcc
+
+# How MPI programs are linked, in the build tree: the same flags shmcc uses.
+MPI_CFLAGS := -Iinclude
+MPI_LIBS := -L$(LIBDIR) -Wl,-rpath,$(abspath $(LIBDIR)) -lshmpi
+
+.PHONY: all lib tools tests examples deps demo check check-run install clean
+
+all: lib tools tests examples
+
+lib: $(LIB_A) $(LIB_SO)
+tools: $(SHMRUN) $(SHMCC)
+tests: $(UNIT_BIN) $(PROG_BIN)
+examples: $(EXAMPLE_BIN)
+
+$(OBJDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -Iinclude -c -o $@ $<
+
+$(OBJDIR)/tools/shmrun/%.o: override CFLAGS += $(call pkg_cflags,liburing)
+
+$(LIB_A): $(LIB_OBJ) $(SHM_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(LIB_SO): $(LIB_OBJ) $(SHM_OBJ) src/libshmpi.map
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-soname,libshmpi.so.$(SOVERSION) -Wl,-z,defs \
+		-Wl,--version-script=src/libshmpi.map $(LDFLAGS) -o $@ \
+		$(LIB_OBJ) $(SHM_OBJ)
+	$(Q)ln -sf libshmpi.so.$(SOVERSION) $(LIBDIR)/libshmpi.so
+
+$(SHMRUN): $(RUN_OBJ) $(SHM_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(call pkg_libs,liburing)
+
+# shmcc from the build tree points at the build tree; `make install` writes
+# another one that points at PREFIX.
+define make_shmcc
+	$(Q)sed -e 's|@INCDIR@|$(1)|g' -e 's|@LIBDIR@|$(2)|g' \
+	    -e 's|@CC@|$(CC)|g' -e 's|@EXTRA@|$(strip $(SANFLAGS))|g' \
+	    -e 's|@VERSION@|$(VERSION)|g' tools/shmcc.in > $(3)
+	$(Q)chmod 755 $(3)
+endef
+
+$(SHMCC): tools/shmcc.in Makefile
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)$(call make_shmcc,$(abspath include),$(abspath $(LIBDIR)),$@)
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(SHM_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(CFLAGS) -Iinclude -Ishm $(call pkg_cflags,check) -o $@ $< \
+		$(SHM_OBJ) $(LDFLAGS) $(call pkg_libs,check)
+
+$(BUILD)/tests/progs/%: tests/progs/%.c $(LIB_SO) include/mpi.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(CFLAGS) $(MPI_CFLAGS) -o $@ $< $(LDFLAGS) $(MPI_LIBS)
+
+# Examples are built with shmcc, exactly as a user builds a program.
+$(BUILD)/examples/%: examples/%.c $(LIB_SO) $(SHMCC) include/mpi.h
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  SHMCC   $@")
+	$(Q)$(SHMCC) -O2 -g -Wall -Wextra -Werror -o $@ $<
+
+deps:
+	$(Q)tools/deps
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tools/demo $(BUILD)
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory check-run
+
+check-run: all
+	$(Q)SHMPI_SANITIZE=$(SANITIZE) tests/run $(BUILD)
+
+install: lib tools
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 include/mpi.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libshmpi.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libshmpi.so
+	install -m 755 $(SHMRUN) $(DESTDIR)$(PREFIX)/bin/
+	$(call make_shmcc,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/shmcc)
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		tools/shmpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shmpi.pc
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(OBJDIR) $(BUILD)/tests $(BUILD)/examples -name '*.d' 2>/dev/null)

@@ -1,0 +1,293 @@
+/*
+ * shmpi: the MPI C interface.
+ *
+ * Standard names, types and semantics only, so a program that builds here
+ * builds unchanged against any other MPI.  A function appears in this header
+ * only once shmpi implements it.  Every MPI_X is a weak alias of PMPI_X (the
+ * profiling interface).
+ *
+ * Handles are ints: bits 26-29 name the kind of object, bit 30 marks the
+ * predefined ones.  A freed or forged handle is detected and reported as the
+ * error class of its kind, never dereferenced.
+ */
+#ifndef MPI_H_INCLUDED
+#define MPI_H_INCLUDED
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION 3
+#define MPI_SUBVERSION 1
+
+/* The implementation (not part of the MPI standard's names). */
+#define SHMPI 1
+
+/* ---- basic types ------------------------------------------------------ */
+
+typedef long MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+typedef int MPI_Fint;
+
+typedef int MPI_Comm;
+typedef int MPI_Datatype;
+typedef int MPI_Errhandler;
+typedef int MPI_Request;
+
+typedef struct MPI_Status {
+	int MPI_SOURCE;
+	int MPI_TAG;
+	int MPI_ERROR;
+	int shmpi_cancelled;
+	MPI_Count shmpi_count;
+} MPI_Status;
+
+/* ---- predefined handles ----------------------------------------------- */
+
+#define MPI_COMM_NULL ((MPI_Comm)0x04000000)
+#define MPI_COMM_WORLD ((MPI_Comm)0x44000000)
+#define MPI_COMM_SELF ((MPI_Comm)0x44000001)
+
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0x20000000)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)0x60000000)
+#define MPI_ERRORS_RETURN ((MPI_Errhandler)0x60000001)
+#define MPI_ERRORS_ABORT ((MPI_Errhandler)0x60000002)
+
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0x0c000000)
+#define MPI_CHAR ((MPI_Datatype)0x4c000001)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)0x4c000002)
+#define MPI_UNSIGNED_CHAR ((MPI_Datatype)0x4c000003)
+#define MPI_BYTE ((MPI_Datatype)0x4c000004)
+#define MPI_WCHAR ((MPI_Datatype)0x4c000005)
+#define MPI_SHORT ((MPI_Datatype)0x4c000006)
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)0x4c000007)
+#define MPI_INT ((MPI_Datatype)0x4c000008)
+#define MPI_UNSIGNED ((MPI_Datatype)0x4c000009)
+#define MPI_LONG ((MPI_Datatype)0x4c00000a)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)0x4c00000b)
+#define MPI_LONG_LONG_INT ((MPI_Datatype)0x4c00000c)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)0x4c00000d)
+#define MPI_FLOAT ((MPI_Datatype)0x4c00000e)
+#define MPI_DOUBLE ((MPI_Datatype)0x4c00000f)
+#define MPI_LONG_DOUBLE ((MPI_Datatype)0x4c000010)
+#define MPI_C_BOOL ((MPI_Datatype)0x4c000011)
+#define MPI_INT8_T ((MPI_Datatype)0x4c000012)
+#define MPI_INT16_T ((MPI_Datatype)0x4c000013)
+#define MPI_INT32_T ((MPI_Datatype)0x4c000014)
+#define MPI_INT64_T ((MPI_Datatype)0x4c000015)
+#define MPI_UINT8_T ((MPI_Datatype)0x4c000016)
+#define MPI_UINT16_T ((MPI_Datatype)0x4c000017)
+#define MPI_UINT32_T ((MPI_Datatype)0x4c000018)
+#define MPI_UINT64_T ((MPI_Datatype)0x4c000019)
+#define MPI_AINT ((MPI_Datatype)0x4c00001a)
+#define MPI_COUNT ((MPI_Datatype)0x4c00001b)
+#define MPI_OFFSET ((MPI_Datatype)0x4c00001c)
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)0x4c00001d)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)0x4c00001e)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c00001f)
+#define MPI_PACKED ((MPI_Datatype)0x4c000020)
+#define MPI_FLOAT_INT ((MPI_Datatype)0x4c000021)
+#define MPI_DOUBLE_INT ((MPI_Datatype)0x4c000022)
+#define MPI_LONG_INT ((MPI_Datatype)0x4c000023)
+#define MPI_2INT ((MPI_Datatype)0x4c000024)
+#define MPI_SHORT_INT ((MPI_Datatype)0x4c000025)
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x4c000026)
+
+#define MPI_REQUEST_NULL ((MPI_Request)0x14000000)
+
+/* ---- special values --------------------------------------------------- */
+
+#define MPI_ANY_SOURCE (-2)
+#define MPI_PROC_NULL (-1)
+#define MPI_ROOT (-3)
+#define MPI_ANY_TAG (-1)
+#define MPI_STATUS_IGNORE ((MPI_Status *)1)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_BOTTOM ((void *)0)
+#define MPI_IN_PLACE ((void *)-1)
+#define MPI_BSEND_OVERHEAD 96
+
+/* ---- constants -------------------------------------------------------- */
+
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_MAX_LIBRARY_VERSION_STRING 8192
+#define MPI_MAX_OBJECT_NAME 128
+
+#define MPI_UNDEFINED (-32766)
+
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+
+/* ---- error classes (MPI-3.1 table 8.1, in its order) ------------------- */
+
+#define MPI_SUCCESS 0
+#define MPI_ERR_BUFFER 1
+#define MPI_ERR_COUNT 2
+#define MPI_ERR_TYPE 3
+#define MPI_ERR_TAG 4
+#define MPI_ERR_COMM 5
+#define MPI_ERR_RANK 6
+#define MPI_ERR_REQUEST 7
+#define MPI_ERR_ROOT 8
+#define MPI_ERR_GROUP 9
+#define MPI_ERR_OP 10
+#define MPI_ERR_TOPOLOGY 11
+#define MPI_ERR_DIMS 12
+#define MPI_ERR_ARG 13
+#define MPI_ERR_UNKNOWN 14
+#define MPI_ERR_TRUNCATE 15
+#define MPI_ERR_OTHER 16
+#define MPI_ERR_INTERN 17
+#define MPI_ERR_IN_STATUS 18
+#define MPI_ERR_PENDING 19
+#define MPI_ERR_KEYVAL 20
+#define MPI_ERR_NO_MEM 21
+#define MPI_ERR_BASE 22
+#define MPI_ERR_INFO_KEY 23
+#define MPI_ERR_INFO_VALUE 24
+#define MPI_ERR_INFO_NOKEY 25
+#define MPI_ERR_SPAWN 26
+#define MPI_ERR_PORT 27
+#define MPI_ERR_SERVICE 28
+#define MPI_ERR_NAME 29
+#define MPI_ERR_WIN 30
+#define MPI_ERR_SIZE 31
+#define MPI_ERR_DISP 32
+#define MPI_ERR_INFO 33
+#define MPI_ERR_LOCKTYPE 34
+#define MPI_ERR_ASSERT 35
+#define MPI_ERR_RMA_CONFLICT 36
+#define MPI_ERR_RMA_SYNC 37
+#define MPI_ERR_RMA_RANGE 38
+#define MPI_ERR_RMA_ATTACH 39
+#define MPI_ERR_RMA_SHARED 40
+#define MPI_ERR_RMA_FLAVOR 41
+#define MPI_ERR_FILE 42
+#define MPI_ERR_NOT_SAME 43
+#define MPI_ERR_AMODE 44
+#define MPI_ERR_UNSUPPORTED_DATAREP 45
+#define MPI_ERR_UNSUPPORTED_OPERATION 46
+#define MPI_ERR_NO_SUCH_FILE 47
+#define MPI_ERR_FILE_EXISTS 48
+#define MPI_ERR_BAD_FILE 49
+#define MPI_ERR_ACCESS 50
+#define MPI_ERR_NO_SPACE 51
+#define MPI_ERR_QUOTA 52
+#define MPI_ERR_READ_ONLY 53
+#define MPI_ERR_FILE_IN_USE 54
+#define MPI_ERR_DUP_DATAREP 55
+#define MPI_ERR_CONVERSION 56
+#define MPI_ERR_IO 57
+#define MPI_T_ERR_MEMORY 58
+#define MPI_T_ERR_NOT_INITIALIZED 59
+#define MPI_T_ERR_CANNOT_INIT 60
+#define MPI_T_ERR_INVALID_INDEX 61
+#define MPI_T_ERR_INVALID_ITEM 62
+#define MPI_T_ERR_INVALID_HANDLE 63
+#define MPI_T_ERR_OUT_OF_HANDLES 64
+#define MPI_T_ERR_OUT_OF_SESSIONS 65
+#define MPI_T_ERR_INVALID_SESSION 66
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 67
+#define MPI_T_ERR_CVAR_SET_NEVER 68
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 69
+#define MPI_T_ERR_PVAR_NO_WRITE 70
+#define MPI_T_ERR_PVAR_NO_ATOMIC 71
+#define MPI_T_ERR_INVALID_NAME 72
+#define MPI_T_ERR_INVALID 73
+#define MPI_ERR_LASTCODE 73
+
+/* ---- callback types ---------------------------------------------------- */
+
+typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+
+/* ---- the profiling interface: declare MPI_X and PMPI_X alike ------------ */
+
+#define SHMPI_DECLARE(ret, name, args) ret MPI_##name args; ret PMPI_##name args;
+
+/* environment and runtime */
+SHMPI_DECLARE(int, Init, (int *argc, char ***argv))
+SHMPI_DECLARE(int, Init_thread, (int *argc, char ***argv, int required, int *provided))
+SHMPI_DECLARE(int, Initialized, (int *flag))
+SHMPI_DECLARE(int, Finalize, (void))
+SHMPI_DECLARE(int, Finalized, (int *flag))
+SHMPI_DECLARE(int, Abort, (MPI_Comm comm, int errorcode))
+SHMPI_DECLARE(int, Query_thread, (int *provided))
+SHMPI_DECLARE(int, Is_thread_main, (int *flag))
+SHMPI_DECLARE(int, Get_version, (int *version, int *subversion))
+SHMPI_DECLARE(int, Get_library_version, (char *version, int *resultlen))
+SHMPI_DECLARE(int, Get_processor_name, (char *name, int *resultlen))
+SHMPI_DECLARE(double, Wtime, (void))
+SHMPI_DECLARE(double, Wtick, (void))
+
+/* communicators */
+SHMPI_DECLARE(int, Comm_rank, (MPI_Comm comm, int *rank))
+SHMPI_DECLARE(int, Comm_size, (MPI_Comm comm, int *size))
+
+/* collectives */
+SHMPI_DECLARE(int, Barrier, (MPI_Comm comm))
+
+/* point-to-point */
+SHMPI_DECLARE(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+SHMPI_DECLARE(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+SHMPI_DECLARE(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+SHMPI_DECLARE(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
+SHMPI_DECLARE(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status *status))
+SHMPI_DECLARE(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+SHMPI_DECLARE(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status))
+SHMPI_DECLARE(int, Buffer_attach, (void *buffer, int size))
+SHMPI_DECLARE(int, Buffer_detach, (void *buffer_addr, int *size))
+SHMPI_DECLARE(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
+SHMPI_DECLARE(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
+SHMPI_DECLARE(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+SHMPI_DECLARE(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+
+/* requests */
+SHMPI_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status))
+SHMPI_DECLARE(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
+SHMPI_DECLARE(int, Waitall, (int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses))
+SHMPI_DECLARE(int, Testall, (int count, MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses))
+SHMPI_DECLARE(int, Waitany, (int count, MPI_Request array_of_requests[], int *index, MPI_Status *status))
+SHMPI_DECLARE(int, Testany, (int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status))
+SHMPI_DECLARE(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses))
+SHMPI_DECLARE(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses))
+SHMPI_DECLARE(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+SHMPI_DECLARE(int, Request_free, (MPI_Request *request))
+SHMPI_DECLARE(int, Cancel, (MPI_Request *request))
+SHMPI_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
+SHMPI_DECLARE(int, Start, (MPI_Request *request))
+SHMPI_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]))
+
+/* errors and error handlers */
+SHMPI_DECLARE(int, Error_string, (int errorcode, char *string, int *resultlen))
+SHMPI_DECLARE(int, Error_class, (int errorcode, int *errorclass))
+SHMPI_DECLARE(int, Comm_create_errhandler, (MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler))
+SHMPI_DECLARE(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandler))
+SHMPI_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
+SHMPI_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+SHMPI_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler))
+
+#undef SHMPI_DECLARE
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

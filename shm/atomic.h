@@ -1,0 +1,34 @@
+/*
+ * The one atomics header of shmpi.  Every word shared between processes is a
+ * C11 atomic type and every access names its memory ordering at the call
+ * site: the code reads `atomic_load_explicit(&w, memory_order_acquire)`, never
+ * a bare access, never `volatile`, never a `__sync` builtin.  This header only
+ * adds the types and the few helpers that C11 does not have.
+ */
+#ifndef SHM_ATOMIC_H
+#define SHM_ATOMIC_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define SHM_CACHE_LINE 64
+
+typedef _Atomic uint32_t shm_atomic_u32;
+typedef _Atomic uint64_t shm_atomic_u64;
+typedef _Atomic int32_t shm_atomic_i32;
+typedef _Atomic int64_t shm_atomic_i64;
+
+_Static_assert(sizeof(shm_atomic_u32) == 4, "futex words are 32 bits");
+_Static_assert(sizeof(shm_atomic_u64) == 8, "64-bit atomics are plain words");
+
+/* Tell the core we are spinning (x86 `pause`); a no-op elsewhere. */
+static inline void shm_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+#endif

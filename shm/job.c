@@ -1,0 +1,224 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "job.h"
+
+#define JOB_CHAN_MAX (64u << 10)
+#define JOB_CHAN_MIN (4u << 10)
+#define JOB_CHAN_BUDGET (1u << 20)	/* per receiver: n rings share it */
+
+uint64_t shm_job_chan_cap(uint32_t nranks)
+{
+	uint64_t cap = JOB_CHAN_MAX;
+
+	while (cap > JOB_CHAN_MIN && cap * nranks > JOB_CHAN_BUDGET)
+		cap /= 2;
+	return cap;
+}
+
+static size_t job_ranks_off(void)
+{
+	return (sizeof(struct shm_job_hdr) + SHM_CACHE_LINE - 1) &
+	       ~(size_t)(SHM_CACHE_LINE - 1);
+}
+
+static size_t job_chan_off(uint32_t nranks)
+{
+	return job_ranks_off() + (size_t)nranks * sizeof(struct shm_rank_ctl);
+}
+
+size_t shm_job_size(uint32_t nranks)
+{
+	return job_chan_off(nranks) + (size_t)nranks * nranks *
+	       shm_ring_size(shm_job_chan_cap(nranks));
+}
+
+void shm_job_init(struct shm_job_hdr *hdr, uint32_t nranks)
+{
+	hdr->magic = SHM_JOB_MAGIC;
+	hdr->version = SHM_JOB_VERSION;
+	hdr->nranks = nranks;
+	hdr->size = shm_job_size(nranks);
+	hdr->ranks_off = job_ranks_off();
+	hdr->chan_off = job_chan_off(nranks);
+	hdr->chan_cap = shm_job_chan_cap(nranks);
+	atomic_store_explicit(&hdr->abort_rank, -1, memory_order_relaxed);
+	atomic_store_explicit(&hdr->abort_code, 0, memory_order_relaxed);
+	shm_barrier_init(&hdr->world_barrier);
+	for (uint32_t r = 0; r < nranks; r++) {
+		struct shm_rank_ctl *ctl = shm_job_rank(hdr, (int)r);
+
+		memset(ctl, 0, sizeof(*ctl));
+		atomic_store_explicit(&ctl->phase, SHM_RANK_STARTED,
+				      memory_order_relaxed);
+		for (uint32_t s = 0; s < nranks; s++)
+			shm_ring_init(shm_job_ring(hdr, (int)s, (int)r), hdr->chan_cap);
+	}
+}
+
+int shm_job_check(const struct shm_job_hdr *hdr, size_t mapped, uint32_t nranks)
+{
+	if (mapped < sizeof(*hdr) || hdr->magic != SHM_JOB_MAGIC ||
+	    hdr->version != SHM_JOB_VERSION)
+		return -EPROTO;
+	if (hdr->nranks != nranks || hdr->size != shm_job_size(nranks) ||
+	    hdr->size > mapped || hdr->ranks_off != job_ranks_off() ||
+	    hdr->chan_off != job_chan_off(nranks) ||
+	    hdr->chan_cap != shm_job_chan_cap(nranks))
+		return -EINVAL;
+	return 0;
+}
+
+int shm_job_id_new(char id[SHM_JOB_ID_LEN + 1])
+{
+	unsigned char raw[SHM_JOB_ID_LEN / 2];
+	ssize_t got = getrandom(raw, sizeof(raw), 0);
+
+	if (got != (ssize_t)sizeof(raw))
+		return got < 0 ? -errno : -EIO;
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(id + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
+int shm_job_id_valid(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i] != '\0'; i++) {
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	}
+	return i == SHM_JOB_ID_LEN;
+}
+
+int shm_job_name(char *buf, size_t len, uid_t uid, const char *id, const char *what)
+{
+	int n = snprintf(buf, len, "/" SHM_JOB_NAME_PREFIX "%u-%s-%s",
+			 (unsigned)uid, id, what);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * What cleanup makes of a job id: alive (leave it), dead (remove all of it),
+ * or without control segment (remove only objects past the grace period:
+ * a job's objects may exist briefly before its control segment is sized).
+ */
+enum job_fate { JOB_ALIVE, JOB_DEAD, JOB_NO_CTL };
+
+static enum job_fate job_judge(uid_t uid, const char *id, time_t now, int grace_s)
+{
+	char name[128];
+	struct stat st;
+	enum job_fate fate;
+	int fd;
+
+	if (shm_job_name(name, sizeof(name), uid, id, "ctl") < 0)
+		return JOB_ALIVE;
+	fd = shm_open(name, O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return errno == ENOENT ? JOB_NO_CTL : JOB_ALIVE;
+	if (fstat(fd, &st) < 0 || st.st_uid != uid)
+		fate = JOB_ALIVE;	/* not ours to judge */
+	else if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+		fate = JOB_ALIVE;	/* its launcher holds the lock */
+	else if (st.st_size == 0 && now - st.st_ctime < grace_s)
+		fate = JOB_ALIVE;	/* still being created */
+	else
+		fate = JOB_DEAD;
+	close(fd);
+	return fate;
+}
+
+/* The job id inside a /dev/shm entry name of uid, or 0 if it is none. */
+static int job_id_of(const char *entry, const char *prefix, size_t plen,
+		     char id[SHM_JOB_ID_LEN + 1])
+{
+	const char *rest = entry + plen;
+
+	if (strncmp(entry, prefix, plen) != 0 || strlen(rest) <= SHM_JOB_ID_LEN ||
+	    rest[SHM_JOB_ID_LEN] != '-')
+		return 0;
+	memcpy(id, rest, SHM_JOB_ID_LEN);
+	id[SHM_JOB_ID_LEN] = '\0';
+	return shm_job_id_valid(id);
+}
+
+int shm_job_cleanup_dead(uid_t uid, int grace_s)
+{
+	struct judged {
+		char id[SHM_JOB_ID_LEN + 1];
+		enum job_fate fate;
+	} *jobs = NULL;
+	char prefix[64], id[SHM_JOB_ID_LEN + 1];
+	size_t njobs = 0, cap = 0, plen;
+	time_t now = time(NULL);
+	struct dirent *de;
+	int removed = 0;
+	DIR *dir;
+
+	snprintf(prefix, sizeof(prefix), SHM_JOB_NAME_PREFIX "%u-", (unsigned)uid);
+	plen = strlen(prefix);
+	dir = opendir("/dev/shm");
+	if (!dir)
+		return -errno;
+	/* judge every job before removing anything: removal changes the view */
+	while ((de = readdir(dir)) != NULL) {
+		size_t j;
+
+		if (!job_id_of(de->d_name, prefix, plen, id))
+			continue;
+		for (j = 0; j < njobs && strcmp(jobs[j].id, id) != 0; j++)
+			;
+		if (j < njobs)
+			continue;
+		if (njobs == cap) {
+			struct judged *more;
+
+			cap = cap ? 2 * cap : 16;
+			more = realloc(jobs, cap * sizeof(*jobs));
+			if (!more) {
+				removed = -ENOMEM;
+				goto out;
+			}
+			jobs = more;
+		}
+		memcpy(jobs[njobs].id, id, sizeof(id));
+		jobs[njobs].fate = job_judge(uid, id, now, grace_s);
+		njobs++;
+	}
+	rewinddir(dir);
+	while ((de = readdir(dir)) != NULL) {
+		struct stat st;
+		size_t j;
+
+		if (!job_id_of(de->d_name, prefix, plen, id))
+			continue;
+		for (j = 0; j < njobs && strcmp(jobs[j].id, id) != 0; j++)
+			;
+		if (j == njobs || jobs[j].fate == JOB_ALIVE)
+			continue;
+		if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    st.st_uid != uid)
+			continue;
+		if (jobs[j].fate == JOB_NO_CTL && now - st.st_ctime < grace_s)
+			continue;
+		if (unlinkat(dirfd(dir), de->d_name, 0) == 0)
+			removed++;
+	}
+out:
+	free(jobs);
+	closedir(dir);
+	return removed;
+}

@@ -1,0 +1,139 @@
+/*
+ * A job's control segment and the names of a job's shared-memory objects.
+ *
+ * Every object of a job is named "/shmpi-<uid>-<job id>-<what>": the uid
+ * keeps users apart, the job id (16 random hex digits) keeps jobs apart and
+ * is unguessable.  The control segment ("-ctl") is created by the launcher
+ * and holds a header, one control block per rank at `ranks_off`, and the
+ * channels at `chan_off`: one ring per (sender, receiver) pair, those into
+ * one receiver side by side (the receiver polls them together).  The
+ * launcher holds a flock on it for the job's life, so a control segment
+ * nobody has locked belongs to a dead job.
+ *
+ * Rings per pair rather than one queue per receiver: every ring has exactly
+ * one producer and one consumer, so sending needs no atomic read-modify-write
+ * and no lock, and a sender that stops mid-message blocks only its own pair.
+ * The cost is n^2 rings, kept small by shrinking each ring as n grows
+ * (shm_job_chan_cap): 4 MiB in all at 8 ranks, 256 MiB at 256 ranks.
+ */
+#ifndef SHM_JOB_H
+#define SHM_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "atomic.h"
+#include "barrier.h"
+#include "ring.h"
+#include "wait.h"
+
+#define SHM_JOB_MAGIC 0x626f6a69706d6873ULL /* "shmpijob" */
+#define SHM_JOB_VERSION 2
+#define SHM_JOB_ID_LEN 16
+#define SHM_JOB_NAME_PREFIX "shmpi-"
+
+/* What a rank is doing, as far as the launcher must know. */
+enum shm_rank_phase {
+	SHM_RANK_STARTED = 0,	/* forked; not (yet) in MPI */
+	SHM_RANK_INITIALIZED,	/* between MPI_Init and MPI_Finalize */
+	SHM_RANK_FINALIZED,	/* MPI_Finalize done: may exit */
+	SHM_RANK_ABORTED,	/* called MPI_Abort or hit a fatal error */
+};
+
+/*
+ * What a rank publishes about itself for the launcher's watchdog: the MPI
+ * call it is in (0: outside MPI), what it waits for, and since when.  The
+ * rank writes these with relaxed stores; the watchdog only reads a snapshot
+ * and never acts on one look alone.
+ */
+struct shm_rank_state {
+	shm_atomic_u32 call;		/* the library's call id, 0 outside MPI */
+	shm_atomic_u32 wait_kind;	/* the library's wait kind, 0 if none */
+	shm_atomic_i32 peer;		/* rank waited for, or -1 */
+	shm_atomic_i32 tag;
+	shm_atomic_u32 ctx;		/* communicator (context id) or window */
+	shm_atomic_u32 last_call;	/* outside MPI: the call it left last */
+	shm_atomic_u64 since_ns;	/* CLOCK_MONOTONIC of the last change */
+};
+
+struct shm_rank_ctl {
+	/* written by the rank itself */
+	shm_atomic_i32 pid;
+	shm_atomic_u32 phase;		/* enum shm_rank_phase */
+	shm_atomic_u64 progress;	/* bumped whenever the rank moves work */
+	struct shm_rank_state state;
+	char pad_[SHM_CACHE_LINE - 16 - sizeof(struct shm_rank_state)];
+	/* written by peers that give the rank work */
+	struct shm_waitword doorbell __attribute__((aligned(SHM_CACHE_LINE)));
+} __attribute__((aligned(SHM_CACHE_LINE)));
+
+_Static_assert(sizeof(struct shm_rank_ctl) == 2 * SHM_CACHE_LINE,
+	       "a line the rank writes, a line its peers write");
+
+struct shm_job_hdr {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t nranks;
+	uint64_t size;			/* of the whole segment */
+	uint64_t ranks_off;		/* offset of the rank control blocks */
+	uint64_t chan_off;		/* offset of the first ring */
+	uint64_t chan_cap;		/* data bytes of each ring */
+	shm_atomic_i32 abort_rank;	/* first rank to abort, or -1 */
+	shm_atomic_i32 abort_code;	/* its error code */
+	struct shm_barrier world_barrier __attribute__((aligned(SHM_CACHE_LINE)));
+};
+
+_Static_assert(offsetof(struct shm_job_hdr, world_barrier) % SHM_CACHE_LINE == 0,
+	       "the barrier starts a cache line");
+
+/* Data bytes of each channel ring in a job of n ranks. */
+uint64_t shm_job_chan_cap(uint32_t nranks);
+
+/* Bytes a control segment for n ranks needs. */
+size_t shm_job_size(uint32_t nranks);
+
+/* Lay out a fresh (zeroed) control segment. */
+void shm_job_init(struct shm_job_hdr *hdr, uint32_t nranks);
+
+/* Check that a mapped segment is a control segment of this version for
+ * nranks ranks; -EPROTO (bad magic/version) or -EINVAL (sizes) otherwise. */
+int shm_job_check(const struct shm_job_hdr *hdr, size_t mapped, uint32_t nranks);
+
+static inline struct shm_rank_ctl *shm_job_rank(struct shm_job_hdr *hdr, int rank)
+{
+	return (struct shm_rank_ctl *)((char *)hdr + hdr->ranks_off) + rank;
+}
+
+/* The ring that carries records from rank src to rank dst. */
+static inline struct shm_ring *shm_job_ring(struct shm_job_hdr *hdr, int src, int dst)
+{
+	size_t stride = shm_ring_size(hdr->chan_cap);
+
+	return (struct shm_ring *)((char *)hdr + hdr->chan_off +
+				   ((size_t)dst * hdr->nranks + (size_t)src) * stride);
+}
+
+/* A new random job id (SHM_JOB_ID_LEN lowercase hex digits + NUL). */
+int shm_job_id_new(char id[SHM_JOB_ID_LEN + 1]);
+
+/* Whether s is a well-formed job id. */
+int shm_job_id_valid(const char *s);
+
+/* "/shmpi-<uid>-<id>-<what>" into buf; -ENAMETOOLONG if it does not fit. */
+int shm_job_name(char *buf, size_t len, uid_t uid, const char *id, const char *what);
+
+/* How long a job's objects may exist before its control segment is sized
+ * and locked (job start-up): cleanup leaves younger ones alone. */
+#define SHM_JOB_CLEANUP_GRACE_S 60
+
+/*
+ * Remove the objects of dead jobs of user uid from /dev/shm: those whose
+ * control segment is sized but nobody holds it locked, and those with no
+ * control segment at all.  Objects of live jobs, and objects younger than
+ * grace_s seconds whose job may still be starting, are left alone.  Returns
+ * how many objects were removed, or a negative errno.
+ */
+int shm_job_cleanup_dead(uid_t uid, int grace_s);
+
+#endif

@@ -1,0 +1,109 @@
+/*
+ * A bounded single-producer, single-consumer ring of variable-size records
+ * in shared memory: one per (sender, receiver) pair of ranks.
+ *
+ * Protocol.  `tail` counts the bytes the producer has ever published, `head`
+ * the bytes the consumer has ever released; both only grow, so tail - head
+ * is the space in use and no wrap-around ambiguity exists.  Each record is
+ * an 8-byte header (length, flags) and its payload, padded to 8 bytes.  A
+ * record never wraps: when it does not fit before the end, the producer
+ * publishes a pad record that fills the rest and starts again at offset 0.
+ * The producer writes a record, then release-stores tail; the consumer
+ * acquire-loads tail, reads the record, then release-stores head, after
+ * which the producer (acquire-loading head) may overwrite it.  tail and head
+ * sit on separate cache lines.
+ *
+ * A record of up to shm_ring_max_record() bytes always fits eventually: once
+ * the ring has drained, or (with a pad) once half of it is free.
+ *
+ * A producer that finds no room and wants to sleep sets producer_waiting
+ * (seq_cst) and checks for room again before sleeping; a consumer that
+ * released records takes the flag back (shm_ring_take_waiting, after a
+ * seq_cst fence) and, if it was set, wakes the producer.
+ */
+#ifndef SHM_RING_H
+#define SHM_RING_H
+
+#include <stddef.h>
+
+#include "atomic.h"
+
+struct shm_ring {
+	shm_atomic_u64 tail;		/* producer's line */
+	uint64_t cap;			/* data bytes: a power of two, >= 64 */
+	char pad0_[SHM_CACHE_LINE - 16];
+	shm_atomic_u64 head;		/* consumer's line */
+	shm_atomic_u32 producer_waiting; /* set by a producer that found no room */
+	char pad1_[SHM_CACHE_LINE - 12];
+	char data[];
+};
+
+_Static_assert(sizeof(struct shm_ring) == 2 * SHM_CACHE_LINE,
+	       "producer and consumer indices on separate lines");
+
+/* Bytes a ring of cap data bytes takes (header included). */
+static inline size_t shm_ring_size(uint64_t cap)
+{
+	return sizeof(struct shm_ring) + cap;
+}
+
+/* Lay out an empty ring (cap: a power of two, >= 64). */
+void shm_ring_init(struct shm_ring *r, uint64_t cap);
+
+/* The largest payload a record may carry. */
+static inline uint32_t shm_ring_max_record(const struct shm_ring *r)
+{
+	return (uint32_t)(r->cap / 2 - 8);
+}
+
+/*
+ * Producer: space for a record of len bytes (len <= max_record), or NULL
+ * when the ring has no room now.  Nothing is visible to the consumer until
+ * shm_ring_commit() of the returned pointer.
+ */
+void *shm_ring_reserve(struct shm_ring *r, uint32_t len);
+
+/* Producer: whether a record of len bytes would fit now. */
+int shm_ring_fits(struct shm_ring *r, uint32_t len);
+
+/* Producer: publish the record reserved at payload. */
+void shm_ring_commit(struct shm_ring *r, void *payload);
+
+/* Producer: bytes in use (records not yet released by the consumer). */
+uint64_t shm_ring_used(struct shm_ring *r);
+
+/* Consumer: the oldest record and its length, or NULL when empty. */
+void *shm_ring_peek(struct shm_ring *r, uint32_t *len);
+
+/* Consumer: release the record last returned by shm_ring_peek(). */
+void shm_ring_release(struct shm_ring *r);
+
+/* Consumer: whether the ring holds a record (a cheap look, no side effect). */
+static inline int shm_ring_nonempty(struct shm_ring *r)
+{
+	/* acquire: pairs with the producer's release of tail */
+	return atomic_load_explicit(&r->tail, memory_order_acquire) !=
+	       atomic_load_explicit(&r->head, memory_order_relaxed);
+}
+
+/* Producer: announce that it waits for room (then look for room again). */
+static inline void shm_ring_set_waiting(struct shm_ring *r)
+{
+	/* seq_cst: the flag before our next look at head; pairs with the
+	 * fence in shm_ring_take_waiting() */
+	atomic_store_explicit(&r->producer_waiting, 1, memory_order_seq_cst);
+}
+
+/* Consumer, after releasing records: whether a producer waits for room
+ * (the flag is cleared; the caller wakes the producer). */
+static inline int shm_ring_take_waiting(struct shm_ring *r)
+{
+	/* seq_cst: our head store before the look at the flag */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (!atomic_load_explicit(&r->producer_waiting, memory_order_relaxed))
+		return 0;
+	return atomic_exchange_explicit(&r->producer_waiting, 0,
+					memory_order_relaxed);
+}
+
+#endif

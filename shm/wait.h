@@ -1,0 +1,45 @@
+/*
+ * Spin-then-sleep waiting on a shared 32-bit word.
+ *
+ * A waiter spins for a bounded number of rounds (cheap when the peer runs on
+ * another core), then announces itself in `sleepers` and sleeps on the
+ * word's futex.  A waker changes the word, then wakes only if it sees a
+ * sleeper, so the common case costs no system call.  Both sides use seq_cst
+ * for the word change and the sleepers count: either the waker sees the
+ * sleeper, or the sleeper's futex_wait sees the new value and returns at once.
+ */
+#ifndef SHM_WAIT_H
+#define SHM_WAIT_H
+
+#include "atomic.h"
+
+struct shm_waitword {
+	shm_atomic_u32 value;
+	shm_atomic_u32 sleepers;
+};
+
+/* Return the word's value once it differs from `old`. */
+uint32_t shm_waitword_wait(struct shm_waitword *w, uint32_t old, unsigned spins);
+
+/* Wake every sleeper; call after changing the value with seq_cst. */
+void shm_waitword_wake(struct shm_waitword *w);
+
+/* Add to the value and wake every sleeper; returns the new value. */
+uint32_t shm_waitword_bump(struct shm_waitword *w, uint32_t add);
+
+/*
+ * Doorbell use: the waiter's condition lives elsewhere (a ring has a record,
+ * a flag is set) and the word only carries wake-ups.  The waiter calls
+ * shm_waitword_sleep_unless(), which sleeps unless ready(arg) holds after
+ * the waiter announced itself, and re-checks its condition when it returns
+ * (it may return early).  Whoever makes the condition true calls
+ * shm_waitword_ring() after the store that does so; the ring costs a fence
+ * and a load unless somebody sleeps.  Both sides put a seq_cst fence between
+ * their store (condition / sleepers) and their load (sleepers / condition),
+ * so one of them sees the other's store: no lost wake-up.
+ */
+void shm_waitword_sleep_unless(struct shm_waitword *w, int (*ready)(void *),
+			       void *arg);
+void shm_waitword_ring(struct shm_waitword *w);
+
+#endif

@@ -1,0 +1,219 @@
+/*
+ * MPI_Buffer_attach, MPI_Buffer_detach, MPI_Bsend and MPI_Ibsend.
+ *
+ * A buffered message is packed into the attach buffer behind a small header
+ * (MPI_BSEND_OVERHEAD bytes with its alignment) and then belongs to the
+ * progress engine, which pushes it out whenever it runs in this rank: the
+ * data reaches the receiver only through the sender's engine, never through
+ * the receiver alone.  Blocks are kept in a list sorted by offset and placed
+ * first-fit, so space freed out of order is reused.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "bsend.h"
+#include "comm.h"
+#include "datatype.h"
+#include "errhandler.h"
+#include "p2p.h"
+#include "progress.h"
+#include "runtime.h"
+#include "state.h"
+
+struct bsend_block {
+	size_t off;			/* of this header in the buffer */
+	size_t len;			/* header + data, 8-aligned */
+	struct bsend_block *next;	/* by offset */
+	struct request *req;
+};
+
+_Static_assert(sizeof(struct bsend_block) + 8 <= MPI_BSEND_OVERHEAD,
+	       "a buffered message's bookkeeping fits MPI_BSEND_OVERHEAD");
+
+static struct {
+	char *buf;
+	size_t size;
+	int attached;
+	struct bsend_block *blocks;
+	int nblocks;
+} bsend;
+
+/* A free run of len bytes (first fit), linked in; NULL if none. */
+static struct bsend_block *bsend_alloc(size_t len)
+{
+	struct bsend_block **link = &bsend.blocks, *b;
+	size_t at = 0;
+	char *base = (char *)(((uintptr_t)bsend.buf + 7) & ~(uintptr_t)7);
+	size_t usable = bsend.size - (size_t)(base - bsend.buf);
+
+	if (bsend.size < (size_t)(base - bsend.buf))
+		return NULL;
+	for (;;) {
+		size_t end = *link ? (*link)->off : usable;
+
+		if (end >= at && end - at >= len)
+			break;
+		if (!*link)
+			return NULL;
+		at = (*link)->off + (*link)->len;
+		link = &(*link)->next;
+	}
+	b = (struct bsend_block *)(base + at);
+	b->off = at;
+	b->len = len;
+	b->next = *link;
+	*link = b;
+	bsend.nblocks++;
+	return b;
+}
+
+static void bsend_unlink(struct bsend_block *b)
+{
+	struct bsend_block **link = &bsend.blocks;
+
+	while (*link != b)
+		link = &(*link)->next;
+	*link = b->next;
+	bsend.nblocks--;
+}
+
+int bsend_start(struct comm *c, const void *buf, MPI_Count count,
+		struct datatype *dt, int dest, int tag)
+{
+	size_t bytes = (size_t)count * (size_t)dt->size;
+	size_t data_off = (sizeof(struct bsend_block) + 7) & ~(size_t)7;
+	struct bsend_block *b;
+	struct request *r;
+
+	if (!bsend.attached)
+		return MPI_ERR_BUFFER;
+	b = bsend_alloc(data_off + ((bytes + 7) & ~(size_t)7));
+	if (!b)
+		return MPI_ERR_BUFFER;
+	r = req_new(REQ_BSEND, 0);
+	if (!r) {
+		bsend_unlink(b);
+		return MPI_ERR_NO_MEM;
+	}
+	dt_pack(dt, buf, 0, (char *)b + data_off, bytes);
+	b->req = r;
+	r->owner = b;
+	r->comm = c;
+	r->peer = dest;
+	r->peer_world = comm_world_rank(c, dest);
+	r->tag = tag;
+	r->sbuf = (char *)b + data_off;
+	r->count = (MPI_Count)bytes;
+	r->dt = dt_get(MPI_BYTE);
+	r->bytes = bytes;
+	r->mode = SEND_BUFFERED;
+	progress_send_start(r);
+	return MPI_SUCCESS;
+}
+
+void bsend_done(struct request *r)
+{
+	bsend_unlink(r->owner);
+	req_release(r);
+}
+
+int bsend_pending(void)
+{
+	return bsend.nblocks > 0;
+}
+
+static int bsend_drained(void *unused)
+{
+	(void)unused;
+	return bsend.nblocks == 0;
+}
+
+API(int, Buffer_attach, (void *buffer, int size))
+{
+	runtime_check("MPI_Buffer_attach");
+	if (bsend.attached)
+		return err_comm(MPI_COMM_WORLD, "MPI_Buffer_attach", MPI_ERR_BUFFER,
+				"buffer", "a buffer is already attached");
+	if (size < 0)
+		return err_comm(MPI_COMM_WORLD, "MPI_Buffer_attach", MPI_ERR_ARG,
+				"size", "%d is negative", size);
+	if (!buffer && size > 0)
+		return err_comm(MPI_COMM_WORLD, "MPI_Buffer_attach", MPI_ERR_BUFFER,
+				"buffer", "is NULL");
+	bsend.buf = buffer;
+	bsend.size = (size_t)size;
+	bsend.attached = 1;
+	return MPI_SUCCESS;
+}
+
+/* Blocks until every buffered message has left (through this rank's engine). */
+API(int, Buffer_detach, (void *buffer_addr, int *size))
+{
+	runtime_check("MPI_Buffer_detach");
+	if (!buffer_addr || !size)
+		return err_comm(MPI_COMM_WORLD, "MPI_Buffer_detach", MPI_ERR_ARG,
+				!buffer_addr ? "buffer_addr" : "size", "is NULL");
+	if (!bsend.attached)
+		return err_comm(MPI_COMM_WORLD, "MPI_Buffer_detach", MPI_ERR_BUFFER,
+				"buffer_addr", "no buffer is attached");
+	if (bsend.nblocks) {
+		struct request *first = bsend.blocks->req;
+
+		state_block(CALL_BUFFER_DETACH, WAIT_BSEND_DRAIN, first->peer_world,
+			    first->tag, first->comm->ctx);
+		progress_wait(bsend_drained, NULL);
+		state_unblock(CALL_BUFFER_DETACH);
+	}
+	*(void **)buffer_addr = bsend.buf;
+	*size = (int)bsend.size;
+	memset(&bsend, 0, sizeof(bsend));
+	return MPI_SUCCESS;
+}
+
+API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		 int tag, MPI_Comm comm))
+{
+	struct p2p_args a;
+	int rc;
+
+	runtime_check("MPI_Bsend");
+	rc = p2p_check_send("MPI_Bsend", buf, count, datatype, dest, tag, comm, &a);
+	if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+		return rc;
+	rc = bsend_start(a.comm, buf, count, a.dt, dest, tag);
+	if (rc != MPI_SUCCESS)
+		return p2p_err_bsend("MPI_Bsend", comm, rc, count, a.dt);
+	progress_poll();
+	return MPI_SUCCESS;
+}
+
+API(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		  int tag, MPI_Comm comm, MPI_Request *request))
+{
+	struct p2p_args a;
+	struct request *r;
+	int rc;
+
+	runtime_check("MPI_Ibsend");
+	rc = p2p_check_send("MPI_Ibsend", buf, count, datatype, dest, tag, comm, &a);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!request)
+		return err_comm(comm, "MPI_Ibsend", MPI_ERR_ARG, "request", "is NULL");
+	r = req_new(REQ_SEND, 1);
+	if (!r)
+		return err_comm(comm, "MPI_Ibsend", MPI_ERR_NO_MEM, NULL, "out of memory");
+	if (dest != MPI_PROC_NULL) {
+		rc = bsend_start(a.comm, buf, count, a.dt, dest, tag);
+		if (rc != MPI_SUCCESS) {
+			req_release(r);
+			return p2p_err_bsend("MPI_Ibsend", comm, rc, count, a.dt);
+		}
+	}
+	/* the message is in the attach buffer: the user's request is done */
+	r->comm = a.comm;
+	req_complete(r);
+	*request = r->handle;
+	return MPI_SUCCESS;
+}

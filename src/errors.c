@@ -1,0 +1,147 @@
+/*
+ * Error classes: their names and texts, MPI_Error_string and MPI_Error_class.
+ * Every error code shmpi returns is an error class.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "api.h"
+#include "errhandler.h"
+#include "runtime.h"
+
+static const struct {
+	const char *name;
+	const char *text;
+} err_classes[] = {
+#define E(c, t) [c] = { #c, t }
+	E(MPI_SUCCESS, "no error"),
+	E(MPI_ERR_BUFFER, "invalid buffer pointer"),
+	E(MPI_ERR_COUNT, "invalid count argument"),
+	E(MPI_ERR_TYPE, "invalid datatype argument"),
+	E(MPI_ERR_TAG, "invalid tag argument"),
+	E(MPI_ERR_COMM, "invalid communicator"),
+	E(MPI_ERR_RANK, "invalid rank"),
+	E(MPI_ERR_REQUEST, "invalid request (handle)"),
+	E(MPI_ERR_ROOT, "invalid root"),
+	E(MPI_ERR_GROUP, "invalid group"),
+	E(MPI_ERR_OP, "invalid operation"),
+	E(MPI_ERR_TOPOLOGY, "invalid topology"),
+	E(MPI_ERR_DIMS, "invalid dimension argument"),
+	E(MPI_ERR_ARG, "invalid argument of some other kind"),
+	E(MPI_ERR_UNKNOWN, "unknown error"),
+	E(MPI_ERR_TRUNCATE, "message truncated on receive"),
+	E(MPI_ERR_OTHER, "known error not in this list"),
+	E(MPI_ERR_INTERN, "internal MPI (implementation) error"),
+	E(MPI_ERR_IN_STATUS, "error code is in status"),
+	E(MPI_ERR_PENDING, "pending request"),
+	E(MPI_ERR_KEYVAL, "invalid keyval has been passed"),
+	E(MPI_ERR_NO_MEM, "MPI_ALLOC_MEM failed because memory is exhausted"),
+	E(MPI_ERR_BASE, "invalid base passed to MPI_FREE_MEM"),
+	E(MPI_ERR_INFO_KEY, "key longer than MPI_MAX_INFO_KEY"),
+	E(MPI_ERR_INFO_VALUE, "value longer than MPI_MAX_INFO_VAL"),
+	E(MPI_ERR_INFO_NOKEY, "invalid key passed to MPI_INFO_DELETE"),
+	E(MPI_ERR_SPAWN, "error in spawning processes"),
+	E(MPI_ERR_PORT, "invalid port name passed to MPI_COMM_CONNECT"),
+	E(MPI_ERR_SERVICE, "invalid service name passed to MPI_UNPUBLISH_NAME"),
+	E(MPI_ERR_NAME, "invalid service name passed to MPI_LOOKUP_NAME"),
+	E(MPI_ERR_WIN, "invalid win argument"),
+	E(MPI_ERR_SIZE, "invalid size argument"),
+	E(MPI_ERR_DISP, "invalid disp argument"),
+	E(MPI_ERR_INFO, "invalid info argument"),
+	E(MPI_ERR_LOCKTYPE, "invalid locktype argument"),
+	E(MPI_ERR_ASSERT, "invalid assert argument"),
+	E(MPI_ERR_RMA_CONFLICT, "conflicting accesses to window"),
+	E(MPI_ERR_RMA_SYNC, "wrong synchronization of RMA calls"),
+	E(MPI_ERR_RMA_RANGE, "target memory is not part of the window"),
+	E(MPI_ERR_RMA_ATTACH, "memory cannot be attached"),
+	E(MPI_ERR_RMA_SHARED, "memory cannot be shared"),
+	E(MPI_ERR_RMA_FLAVOR, "passed window has wrong flavor for the called function"),
+	E(MPI_ERR_FILE, "invalid file handle"),
+	E(MPI_ERR_NOT_SAME, "collective argument not identical on all processes"),
+	E(MPI_ERR_AMODE, "error related to the amode passed to MPI_FILE_OPEN"),
+	E(MPI_ERR_UNSUPPORTED_DATAREP, "unsupported datarep passed to MPI_FILE_SET_VIEW"),
+	E(MPI_ERR_UNSUPPORTED_OPERATION, "unsupported operation"),
+	E(MPI_ERR_NO_SUCH_FILE, "file does not exist"),
+	E(MPI_ERR_FILE_EXISTS, "file exists"),
+	E(MPI_ERR_BAD_FILE, "invalid file name"),
+	E(MPI_ERR_ACCESS, "permission denied"),
+	E(MPI_ERR_NO_SPACE, "not enough space"),
+	E(MPI_ERR_QUOTA, "quota exceeded"),
+	E(MPI_ERR_READ_ONLY, "read-only file or file system"),
+	E(MPI_ERR_FILE_IN_USE, "file operation could not be completed, as the file is in use"),
+	E(MPI_ERR_DUP_DATAREP, "conversion functions could not be registered"),
+	E(MPI_ERR_CONVERSION, "an error occurred in a user supplied data conversion function"),
+	E(MPI_ERR_IO, "other I/O error"),
+	E(MPI_T_ERR_MEMORY, "out of memory"),
+	E(MPI_T_ERR_NOT_INITIALIZED, "interface not initialized"),
+	E(MPI_T_ERR_CANNOT_INIT, "interface not in the state to be initialized"),
+	E(MPI_T_ERR_INVALID_INDEX, "the index is invalid or has been deleted"),
+	E(MPI_T_ERR_INVALID_ITEM, "item index queried is out of range"),
+	E(MPI_T_ERR_INVALID_HANDLE, "the handle is invalid"),
+	E(MPI_T_ERR_OUT_OF_HANDLES, "no more handles available"),
+	E(MPI_T_ERR_OUT_OF_SESSIONS, "no more sessions available"),
+	E(MPI_T_ERR_INVALID_SESSION, "session argument is not valid"),
+	E(MPI_T_ERR_CVAR_SET_NOT_NOW, "variable cannot be set at this moment"),
+	E(MPI_T_ERR_CVAR_SET_NEVER, "variable cannot be set until end of execution"),
+	E(MPI_T_ERR_PVAR_NO_STARTSTOP, "variable cannot be started or stopped"),
+	E(MPI_T_ERR_PVAR_NO_WRITE, "variable cannot be written or reset"),
+	E(MPI_T_ERR_PVAR_NO_ATOMIC, "variable cannot be read and written atomically"),
+	E(MPI_T_ERR_INVALID_NAME, "name doesn't match"),
+	E(MPI_T_ERR_INVALID, "invalid use of the interface or bad parameter value(s)"),
+#undef E
+};
+
+_Static_assert(sizeof(err_classes) / sizeof(err_classes[0]) == MPI_ERR_LASTCODE + 1,
+	       "every error class has a name and a text");
+
+const char *err_class_name(int errclass)
+{
+	if (errclass < 0 || errclass > MPI_ERR_LASTCODE)
+		return NULL;
+	return err_classes[errclass].name;
+}
+
+const char *err_class_text(int errclass)
+{
+	if (errclass < 0 || errclass > MPI_ERR_LASTCODE)
+		return NULL;
+	return err_classes[errclass].text;
+}
+
+/*
+ * MPI_Error_string and MPI_Error_class work at any time, even before MPI_Init;
+ * a bad argument goes to MPI_COMM_WORLD's handler once there is one.
+ */
+static int err_bad_arg(const char *call, const char *arg, const char *what)
+{
+	if (rt.phase != RUNTIME_ACTIVE)
+		return MPI_ERR_ARG;
+	return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, arg, "%s", what);
+}
+
+API(int, Error_string, (int errorcode, char *string, int *resultlen))
+{
+	const char *name = err_class_name(errorcode);
+	int n;
+
+	if (!name)
+		return err_bad_arg("MPI_Error_string", "errorcode", "is not an error code");
+	if (!string)
+		return err_bad_arg("MPI_Error_string", "string", "is NULL");
+	if (!resultlen)
+		return err_bad_arg("MPI_Error_string", "resultlen", "is NULL");
+	n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", name,
+		     err_class_text(errorcode));
+	*resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
+	return MPI_SUCCESS;
+}
+
+API(int, Error_class, (int errorcode, int *errorclass))
+{
+	if (!err_class_name(errorcode))
+		return err_bad_arg("MPI_Error_class", "errorcode", "is not an error code");
+	if (!errorclass)
+		return err_bad_arg("MPI_Error_class", "errorclass", "is NULL");
+	*errorclass = errorcode;
+	return MPI_SUCCESS;
+}

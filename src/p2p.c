@@ -1,0 +1,503 @@
+/*
+ * Point-to-point: the send and receive calls, blocking, nonblocking and
+ * persistent, probe, and the combined send-receive.  Every call checks its
+ * arguments, builds a request, and hands it to the progress engine;
+ * blocking calls then wait in the engine (progress while blocked).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "bsend.h"
+#include "p2p.h"
+#include "progress.h"
+#include "request.h"
+#include "runtime.h"
+#include "state.h"
+
+static int p2p_check(const char *call, const void *buf, int count, MPI_Datatype datatype,
+		     int peer, int tag, MPI_Comm comm, int recv, struct p2p_args *a)
+{
+	struct comm *c = comm_get(comm);
+	struct datatype *dt;
+
+	if (!c)
+		return comm_err_invalid(comm, call);
+	if (count < 0)
+		return err_comm(comm, call, MPI_ERR_COUNT, "count", "%d is negative", count);
+	dt = dt_get(datatype);
+	if (!dt)
+		return err_comm(comm, call, MPI_ERR_TYPE, "datatype",
+				datatype == MPI_DATATYPE_NULL ? "is MPI_DATATYPE_NULL" :
+				"0x%x is not a valid datatype", (unsigned)datatype);
+	if (!dt->committed)
+		return err_comm(comm, call, MPI_ERR_TYPE, "datatype",
+				"%s is not committed", dt->name);
+	if (!buf && count > 0 && dt->size > 0 && handle_is_builtin(datatype))
+		return err_comm(comm, call, MPI_ERR_BUFFER, "buf",
+				"is NULL with %d elements of %s", count, dt->name);
+	if (peer != MPI_PROC_NULL && !(recv && peer == MPI_ANY_SOURCE) &&
+	    (peer < 0 || peer >= c->size))
+		return err_comm(comm, call, MPI_ERR_RANK, recv ? "source" : "dest",
+				"%d is not a rank of %s (size %d)", peer, c->name, c->size);
+	if (!(recv && tag == MPI_ANY_TAG) && (tag < 0 || tag > P2P_TAG_UB))
+		return err_comm(comm, call, MPI_ERR_TAG, "tag", "%d is not in [0, %d]%s",
+				tag, P2P_TAG_UB, recv ? " nor MPI_ANY_TAG" : "");
+	a->comm = c;
+	a->dt = dt;
+	return MPI_SUCCESS;
+}
+
+int p2p_check_send(const char *call, const void *buf, int count, MPI_Datatype dt,
+		   int dest, int tag, MPI_Comm comm, struct p2p_args *a)
+{
+	return p2p_check(call, buf, count, dt, dest, tag, comm, 0, a);
+}
+
+int p2p_check_recv(const char *call, const void *buf, int count, MPI_Datatype dt,
+		   int source, int tag, MPI_Comm comm, struct p2p_args *a)
+{
+	return p2p_check(call, buf, count, dt, source, tag, comm, 1, a);
+}
+
+int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, int count,
+		  const struct datatype *dt)
+{
+	if (errclass == MPI_ERR_BUFFER)
+		return err_comm(comm, call, MPI_ERR_BUFFER, "buf",
+				"%lld bytes (+%d overhead) do not fit in the free space "
+				"of the attached buffer", (long long)count * dt->size,
+				MPI_BSEND_OVERHEAD);
+	return err_comm(comm, call, errclass, NULL, "cannot buffer the message");
+}
+
+/* Fill a send request (not started). */
+static void send_init(struct request *r, const void *buf, int count,
+		      const struct p2p_args *a, int dest, int tag, enum send_mode mode)
+{
+	r->comm = a->comm;
+	r->dt = a->dt;
+	r->sbuf = buf;
+	r->count = count;
+	r->peer = dest;
+	r->peer_world = dest == MPI_PROC_NULL ? -1 : comm_world_rank(a->comm, dest);
+	r->tag = tag;
+	r->mode = mode;
+	r->bytes = (size_t)count * (size_t)a->dt->size;
+}
+
+static void recv_init(struct request *r, void *buf, int count,
+		      const struct p2p_args *a, int source, int tag)
+{
+	r->comm = a->comm;
+	r->dt = a->dt;
+	r->rbuf = buf;
+	r->count = count;
+	r->peer = source;
+	r->tag = tag;
+	r->bytes = (size_t)count * (size_t)a->dt->size;
+}
+
+/* Start a filled request: hand it to the engine (PROC_NULL: done at once). */
+void p2p_start(struct request *r)
+{
+	r->complete = 0;
+	r->cancelled = 0;
+	r->active = 1;
+	r->st_error = MPI_SUCCESS;
+	r->st_bytes = 0;
+	if (r->peer == MPI_PROC_NULL) {
+		r->st_source = MPI_PROC_NULL;
+		r->st_tag = MPI_ANY_TAG;
+		req_complete(r);
+		return;
+	}
+	if (r->kind == REQ_RECV) {
+		progress_recv_post(r);
+	} else if (r->mode == SEND_BUFFERED) {
+		int rc = bsend_start(r->comm, r->sbuf, r->count, r->dt, r->peer, r->tag);
+
+		r->st_error = rc;
+		req_complete(r);
+	} else {
+		progress_send_start(r);
+	}
+}
+
+static int req_done(void *arg)
+{
+	return ((struct request *)arg)->complete;
+}
+
+/* Block in the engine until r completes; returns its error class after
+ * raising it, and releases r. */
+static int p2p_finish(const char *call, enum call_id id, struct request *r,
+		      MPI_Status *status)
+{
+	int rc;
+
+	if (!r->complete) {
+		if (r->kind == REQ_RECV)
+			state_block(id, WAIT_RECV, r->peer == MPI_ANY_SOURCE ? -1 :
+				    comm_world_rank(r->comm, r->peer), r->tag, r->comm->ctx);
+		else
+			state_block(id, WAIT_SEND, r->peer_world, r->tag, r->comm->ctx);
+		progress_wait(req_done, r);
+		state_unblock(id);
+	}
+	req_status(r, status);
+	rc = r->st_error;
+	if (rc != MPI_SUCCESS) {
+		MPI_Comm comm = r->comm->handle;
+
+		req_release(r);
+		return err_comm(comm, call, rc, "buf", rc == MPI_ERR_TRUNCATE ?
+				"the message is longer than the receive buffer" :
+				"the operation failed");
+	}
+	req_release(r);
+	return MPI_SUCCESS;
+}
+
+static int p2p_send(const char *call, enum call_id id, const void *buf, int count,
+		    MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+		    enum send_mode mode)
+{
+	struct p2p_args a;
+	struct request *r;
+	int rc;
+
+	runtime_check(call);
+	rc = p2p_check_send(call, buf, count, datatype, dest, tag, comm, &a);
+	if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+		return rc;
+	r = req_new(REQ_SEND, 0);
+	if (!r)
+		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	send_init(r, buf, count, &a, dest, tag, mode);
+	p2p_start(r);
+	return p2p_finish(call, id, r, MPI_STATUS_IGNORE);
+}
+
+API(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		int tag, MPI_Comm comm))
+{
+	return p2p_send("MPI_Send", CALL_SEND, buf, count, datatype, dest, tag,
+			comm, SEND_STANDARD);
+}
+
+API(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		 int tag, MPI_Comm comm))
+{
+	return p2p_send("MPI_Ssend", CALL_SSEND, buf, count, datatype, dest, tag,
+			comm, SEND_SYNC);
+}
+
+/* Ready mode: the receive is posted (the user promises), so it is a send. */
+API(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		 int tag, MPI_Comm comm))
+{
+	return p2p_send("MPI_Rsend", CALL_RSEND, buf, count, datatype, dest, tag,
+			comm, SEND_READY);
+}
+
+API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source,
+		int tag, MPI_Comm comm, MPI_Status *status))
+{
+	struct p2p_args a;
+	struct request *r;
+	int rc;
+
+	runtime_check("MPI_Recv");
+	rc = p2p_check_recv("MPI_Recv", buf, count, datatype, source, tag, comm, &a);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!status)
+		return err_comm(comm, "MPI_Recv", MPI_ERR_ARG, "status", "is NULL");
+	if (source == MPI_PROC_NULL) {
+		req_status_empty(status);
+		if (status != MPI_STATUS_IGNORE)
+			status->MPI_SOURCE = MPI_PROC_NULL;
+		return MPI_SUCCESS;
+	}
+	r = req_new(REQ_RECV, 0);
+	if (!r)
+		return err_comm(comm, "MPI_Recv", MPI_ERR_NO_MEM, NULL, "out of memory");
+	recv_init(r, buf, count, &a, source, tag);
+	p2p_start(r);
+	return p2p_finish("MPI_Recv", CALL_RECV, r, status);
+}
+
+/* The nonblocking and persistent calls differ only in mode and start. */
+static int p2p_isend(const char *call, const void *buf, int count,
+		     MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+		     enum send_mode mode, int persistent, MPI_Request *request)
+{
+	struct p2p_args a;
+	struct request *r;
+	int rc;
+
+	runtime_check(call);
+	rc = p2p_check_send(call, buf, count, datatype, dest, tag, comm, &a);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!request)
+		return err_comm(comm, call, MPI_ERR_ARG, "request", "is NULL");
+	r = req_new(REQ_SEND, 1);
+	if (!r)
+		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	send_init(r, buf, count, &a, dest, tag, mode);
+	r->persistent = persistent;
+	if (!persistent)
+		p2p_start(r);
+	*request = r->handle;
+	return MPI_SUCCESS;
+}
+
+static int p2p_irecv(const char *call, void *buf, int count, MPI_Datatype datatype,
+		     int source, int tag, MPI_Comm comm, int persistent,
+		     MPI_Request *request)
+{
+	struct p2p_args a;
+	struct request *r;
+	int rc;
+
+	runtime_check(call);
+	rc = p2p_check_recv(call, buf, count, datatype, source, tag, comm, &a);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!request)
+		return err_comm(comm, call, MPI_ERR_ARG, "request", "is NULL");
+	r = req_new(REQ_RECV, 1);
+	if (!r)
+		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	recv_init(r, buf, count, &a, source, tag);
+	r->persistent = persistent;
+	if (!persistent)
+		p2p_start(r);
+	*request = r->handle;
+	return MPI_SUCCESS;
+}
+
+API(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		 int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Isend", buf, count, datatype, dest, tag, comm,
+			 SEND_STANDARD, 0, request);
+}
+
+API(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		  int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Issend", buf, count, datatype, dest, tag, comm,
+			 SEND_SYNC, 0, request);
+}
+
+API(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		  int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Irsend", buf, count, datatype, dest, tag, comm,
+			 SEND_READY, 0, request);
+}
+
+API(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source,
+		 int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_irecv("MPI_Irecv", buf, count, datatype, source, tag, comm, 0,
+			 request);
+}
+
+API(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		     int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Send_init", buf, count, datatype, dest, tag, comm,
+			 SEND_STANDARD, 1, request);
+}
+
+API(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		      int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Ssend_init", buf, count, datatype, dest, tag, comm,
+			 SEND_SYNC, 1, request);
+}
+
+API(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		      int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Rsend_init", buf, count, datatype, dest, tag, comm,
+			 SEND_READY, 1, request);
+}
+
+API(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		      int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Bsend_init", buf, count, datatype, dest, tag, comm,
+			 SEND_BUFFERED, 1, request);
+}
+
+API(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source,
+		     int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_irecv("MPI_Recv_init", buf, count, datatype, source, tag, comm, 1,
+			 request);
+}
+
+API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		    int dest, int sendtag, void *recvbuf, int recvcount,
+		    MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+		    MPI_Status *status))
+{
+	struct p2p_args sa, ra;
+	struct request *s = NULL, *r = NULL;
+	int rc;
+
+	runtime_check("MPI_Sendrecv");
+	rc = p2p_check_send("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest,
+			    sendtag, comm, &sa);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = p2p_check_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source,
+			    recvtag, comm, &ra);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!status)
+		return err_comm(comm, "MPI_Sendrecv", MPI_ERR_ARG, "status", "is NULL");
+	r = req_new(REQ_RECV, 0);
+	s = req_new(REQ_SEND, 0);
+	if (!r || !s) {
+		req_release(r);
+		req_release(s);
+		return err_comm(comm, "MPI_Sendrecv", MPI_ERR_NO_MEM, NULL, "out of memory");
+	}
+	/* the receive first, so a send to ourselves finds it */
+	recv_init(r, recvbuf, recvcount, &ra, source, recvtag);
+	p2p_start(r);
+	send_init(s, sendbuf, sendcount, &sa, dest, sendtag, SEND_STANDARD);
+	p2p_start(s);
+	rc = p2p_finish("MPI_Sendrecv", CALL_SENDRECV, s, MPI_STATUS_IGNORE);
+	if (rc != MPI_SUCCESS) {
+		/* the send failed and its error was raised: the receive still
+		 * owns the buffer, so it must finish before we return */
+		p2p_finish("MPI_Sendrecv", CALL_SENDRECV, r, status);
+		return rc;
+	}
+	return p2p_finish("MPI_Sendrecv", CALL_SENDRECV, r, status);
+}
+
+API(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest,
+			    int sendtag, int source, int recvtag, MPI_Comm comm,
+			    MPI_Status *status))
+{
+	struct p2p_args a, ra;
+	struct request *s, *r;
+	size_t bytes;
+	void *copy;
+	int rc;
+
+	runtime_check("MPI_Sendrecv_replace");
+	rc = p2p_check_send("MPI_Sendrecv_replace", buf, count, datatype, dest,
+			    sendtag, comm, &a);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = p2p_check_recv("MPI_Sendrecv_replace", buf, count, datatype, source,
+			    recvtag, comm, &ra);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!status)
+		return err_comm(comm, "MPI_Sendrecv_replace", MPI_ERR_ARG, "status",
+				"is NULL");
+	/* send from a packed copy, receive into the buffer itself */
+	bytes = (size_t)count * (size_t)a.dt->size;
+	copy = malloc(bytes + 1);
+	r = req_new(REQ_RECV, 0);
+	s = req_new(REQ_SEND, 0);
+	if (!copy || !r || !s) {
+		free(copy);
+		req_release(r);
+		req_release(s);
+		return err_comm(comm, "MPI_Sendrecv_replace", MPI_ERR_NO_MEM, NULL,
+				"out of memory");
+	}
+	dt_pack(a.dt, buf, 0, copy, bytes);
+	recv_init(r, buf, count, &ra, source, recvtag);
+	p2p_start(r);
+	a.dt = dt_get(MPI_BYTE);
+	send_init(s, copy, 0, &a, dest, sendtag, SEND_STANDARD);
+	s->count = (MPI_Count)bytes;
+	s->bytes = bytes;
+	p2p_start(s);
+	rc = p2p_finish("MPI_Sendrecv_replace", CALL_SENDRECV_REPLACE, s,
+			MPI_STATUS_IGNORE);
+	if (rc == MPI_SUCCESS)
+		rc = p2p_finish("MPI_Sendrecv_replace", CALL_SENDRECV_REPLACE, r, status);
+	else
+		p2p_finish("MPI_Sendrecv_replace", CALL_SENDRECV_REPLACE, r, status);
+	free(copy);
+	return rc;
+}
+
+struct probe_wait {
+	struct comm *comm;
+	int source, tag;
+	MPI_Status *status;
+};
+
+static int probe_found(void *arg)
+{
+	struct probe_wait *p = arg;
+
+	return progress_probe(p->comm, p->source, p->tag, p->status);
+}
+
+API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
+{
+	struct p2p_args a;
+	int rc;
+
+	runtime_check("MPI_Iprobe");
+	rc = p2p_check_recv("MPI_Iprobe", NULL, 0, MPI_BYTE, source, tag, comm, &a);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!flag || !status)
+		return err_comm(comm, "MPI_Iprobe", MPI_ERR_ARG, !flag ? "flag" : "status",
+				"is NULL");
+	if (source == MPI_PROC_NULL) {
+		*flag = 1;
+		req_status_empty(status);
+		if (status != MPI_STATUS_IGNORE)
+			status->MPI_SOURCE = MPI_PROC_NULL;
+		return MPI_SUCCESS;
+	}
+	/* a test procedure: it drives the engine */
+	progress_poll();
+	*flag = progress_probe(a.comm, source, tag, status);
+	return MPI_SUCCESS;
+}
+
+API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
+{
+	struct probe_wait p = { NULL, source, tag, status };
+	struct p2p_args a;
+	int rc;
+
+	runtime_check("MPI_Probe");
+	rc = p2p_check_recv("MPI_Probe", NULL, 0, MPI_BYTE, source, tag, comm, &a);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!status)
+		return err_comm(comm, "MPI_Probe", MPI_ERR_ARG, "status", "is NULL");
+	if (source == MPI_PROC_NULL) {
+		req_status_empty(status);
+		if (status != MPI_STATUS_IGNORE)
+			status->MPI_SOURCE = MPI_PROC_NULL;
+		return MPI_SUCCESS;
+	}
+	p.comm = a.comm;
+	if (!probe_found(&p)) {
+		state_block(CALL_PROBE, WAIT_PROBE, source == MPI_ANY_SOURCE ? -1 :
+			    comm_world_rank(a.comm, source), tag, a.comm->ctx);
+		progress_wait(probe_found, &p);
+		state_unblock(CALL_PROBE);
+	}
+	return MPI_SUCCESS;
+}

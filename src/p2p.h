@@ -1,0 +1,35 @@
+/*
+ * Argument checks shared by the point-to-point calls.  Each returns
+ * MPI_SUCCESS, or the error class after raising it through the
+ * communicator's error handler.
+ */
+#ifndef SRC_P2P_H
+#define SRC_P2P_H
+
+#include <mpi.h>
+
+#include "comm.h"
+#include "datatype.h"
+
+/* The largest tag (MPI_TAG_UB). */
+#define P2P_TAG_UB 0x7fffffff
+
+struct p2p_args {
+	struct comm *comm;
+	struct datatype *dt;
+};
+
+int p2p_check_send(const char *call, const void *buf, int count, MPI_Datatype dt,
+		   int dest, int tag, MPI_Comm comm, struct p2p_args *a);
+int p2p_check_recv(const char *call, const void *buf, int count, MPI_Datatype dt,
+		   int source, int tag, MPI_Comm comm, struct p2p_args *a);
+
+/* Start a filled (or persistent, inactive) request. */
+struct request;
+void p2p_start(struct request *r);
+
+/* Raise a failed buffered send (MPI_ERR_BUFFER: it does not fit). */
+int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, int count,
+		  const struct datatype *dt);
+
+#endif

@@ -1,0 +1,635 @@
+/*
+ * The progress engine (see progress.h for its place).
+ *
+ * Protocol on the channel rings, per (sender, receiver) pair:
+ *  - a message of up to eager_max bytes travels as one EAGER record; a
+ *    synchronous one carries PKT_F_SYNC and the receiver answers ACK once it
+ *    matched;
+ *  - a larger message travels as RTS; once the receiver matched it, it
+ *    answers CTS naming its receive, and the sender's engine pushes DATA
+ *    chunks as room frees up.  Data therefore moves only while the sender's
+ *    engine runs: a buffered message sits in the sender's attach buffer
+ *    until then (seed 002's progress chunk).
+ * Headers leave in the order the sends started (non-overtaking per pair);
+ * DATA and control packets (CTS, ACK) need no order.  A receiver drains its
+ * rings completely on every pass: an unmatched EAGER message is copied to
+ * the unexpected queue, an unmatched RTS is queued as is, so rings never
+ * stay full while their receiver is inside MPI.
+ *
+ * Sleeping: a waiter sleeps on its doorbell after its wait condition and
+ * ready() both failed; a peer that commits records to it, that releases
+ * room it waits for (the ring's producer_waiting flag), or that completes a
+ * barrier it waits in, rings the doorbell.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bsend.h"
+#include "comm.h"
+#include "datatype.h"
+#include "progress.h"
+#include "runtime.h"
+
+/* Control packets that found no room and wait for it, per peer. */
+struct ctl_pkt {
+	struct pkt pkt;
+	struct ctl_pkt *next;
+};
+
+/* An unmatched incoming message: a copied EAGER one, or an RTS. */
+struct unexp {
+	int src;		/* job rank */
+	struct pkt pkt;
+	struct unexp *next;
+	char data[];		/* EAGER payload */
+};
+
+struct req_list {
+	struct request *head, *tail;
+};
+
+struct peer_out {
+	struct ctl_pkt *ctl_head, *ctl_tail;
+	struct req_list queued;	/* sends whose header is not out yet */
+	struct req_list data;	/* rendezvous sends pushing data */
+	uint32_t need;		/* bytes of the record that found no room */
+	int blocked;		/* the ring was full: wait for room */
+	int active;		/* on eng.active */
+};
+
+static struct {
+	int n, me;
+	uint32_t eager_max;	/* largest message sent EAGER */
+	uint32_t chunk;		/* DATA payload per record */
+	struct peer_out *out;
+	int *active;		/* peers with outgoing work */
+	int nactive;
+	int nsends;		/* sends not yet complete on the out queues */
+	struct req_list posted;
+	struct unexp *unexp_head, *unexp_tail;
+	progress_handler_t handlers[PKT_NTYPES];
+} eng;
+
+/* ---- lists ----------------------------------------------------------- */
+
+static void list_append(struct req_list *l, struct request *r)
+{
+	r->next = NULL;
+	r->prev = l->tail;
+	if (l->tail)
+		l->tail->next = r;
+	else
+		l->head = r;
+	l->tail = r;
+}
+
+static void list_remove(struct req_list *l, struct request *r)
+{
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		l->head = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+	else
+		l->tail = r->prev;
+	r->next = r->prev = NULL;
+}
+
+static void peer_activate(int dst)
+{
+	if (!eng.out[dst].active) {
+		eng.out[dst].active = 1;
+		eng.active[eng.nactive++] = dst;
+	}
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+int progress_init(void)
+{
+	uint64_t cap = rt.job->chan_cap;
+	uint32_t max_record = (uint32_t)(cap / 2 - 8);
+
+	eng.n = rt.size;
+	eng.me = rt.rank;
+	eng.out = calloc((size_t)eng.n, sizeof(*eng.out));
+	eng.active = calloc((size_t)eng.n, sizeof(*eng.active));
+	if (!eng.out || !eng.active) {
+		free(eng.out);
+		free(eng.active);
+		return -ENOMEM;
+	}
+	/* a quarter of the ring per record keeps several chunks in flight */
+	eng.chunk = (uint32_t)(cap / 4) - (uint32_t)sizeof(struct pkt) - 8;
+	if (eng.chunk > max_record - sizeof(struct pkt))
+		eng.chunk = max_record - (uint32_t)sizeof(struct pkt);
+	eng.eager_max = eng.chunk < 8192 ? eng.chunk : 8192;
+	return 0;
+}
+
+void progress_fini(void)
+{
+	struct unexp *u = eng.unexp_head;
+
+	while (u) {
+		struct unexp *next = u->next;
+
+		free(u);
+		u = next;
+	}
+	for (int p = 0; p < eng.n; p++) {
+		struct ctl_pkt *c = eng.out[p].ctl_head;
+
+		while (c) {
+			struct ctl_pkt *next = c->next;
+
+			free(c);
+			c = next;
+		}
+	}
+	free(eng.out);
+	free(eng.active);
+	memset(&eng, 0, sizeof(eng));
+}
+
+void progress_register(enum pkt_type type, progress_handler_t fn)
+{
+	eng.handlers[type] = fn;
+}
+
+void progress_wake_rank(int world_rank)
+{
+	shm_waitword_ring(&shm_job_rank(rt.job, world_rank)->doorbell);
+}
+
+/* ---- sending ----------------------------------------------------------- */
+
+static struct shm_ring *ring_to(int dst)
+{
+	return shm_job_ring(rt.job, eng.me, dst);
+}
+
+static struct shm_ring *ring_from(int src)
+{
+	return shm_job_ring(rt.job, src, eng.me);
+}
+
+/* The ring to dst has no room for a record of len: remember to wait. */
+static void peer_block(int dst, uint32_t len)
+{
+	struct peer_out *o = &eng.out[dst];
+
+	o->blocked = 1;
+	o->need = len;
+	shm_ring_set_waiting(ring_to(dst));
+}
+
+static void send_ctl(int dst, const struct pkt *pkt)
+{
+	struct peer_out *o = &eng.out[dst];
+	struct ctl_pkt *c;
+	void *rec;
+
+	if (!o->ctl_head && (rec = shm_ring_reserve(ring_to(dst), sizeof(*pkt)))) {
+		memcpy(rec, pkt, sizeof(*pkt));
+		shm_ring_commit(ring_to(dst), rec);
+		progress_wake_rank(dst);
+		return;
+	}
+	c = malloc(sizeof(*c));
+	if (!c) {
+		fprintf(stderr, "shmpi: rank %d: out of memory in the progress engine\n",
+			eng.me);
+		runtime_abort_job(MPI_ERR_NO_MEM);
+	}
+	c->pkt = *pkt;
+	c->next = NULL;
+	if (o->ctl_tail)
+		o->ctl_tail->next = c;
+	else
+		o->ctl_head = c;
+	o->ctl_tail = c;
+	peer_activate(dst);
+}
+
+static void send_finish(struct request *r)
+{
+	r->stage = SEND_DONE;
+	eng.nsends--;
+	req_complete(r);
+}
+
+/* Push the header (and, EAGER, the data) of the oldest queued send. */
+static int push_header(int dst, struct request *r)
+{
+	struct shm_ring *ring = ring_to(dst);
+	int eager = r->bytes <= eng.eager_max;
+	uint32_t len = (uint32_t)sizeof(struct pkt) + (eager ? (uint32_t)r->bytes : 0);
+	struct pkt *pkt = shm_ring_reserve(ring, len);
+
+	if (!pkt) {
+		peer_block(dst, len);
+		return 0;
+	}
+	*pkt = (struct pkt){
+		.type = eager ? PKT_EAGER : PKT_RTS,
+		.flags = r->mode == SEND_SYNC ? PKT_F_SYNC : 0,
+		.tag = r->tag,
+		.ctx = r->comm->ctx,
+		.size = r->bytes,
+		.cookie = (uint64_t)(uintptr_t)r,
+	};
+	if (eager)
+		dt_pack(r->dt, r->sbuf, 0, pkt + 1, r->bytes);
+	shm_ring_commit(ring, pkt);
+	list_remove(&eng.out[dst].queued, r);
+	if (!eager)
+		r->stage = SEND_WAIT_CTS;
+	else if (r->mode == SEND_SYNC)
+		r->stage = SEND_WAIT_ACK;
+	else
+		send_finish(r);
+	return 1;
+}
+
+/* Push DATA chunks of a rendezvous send; returns records pushed. */
+static int push_data(int dst, struct request *r)
+{
+	struct shm_ring *ring = ring_to(dst);
+	int pushed = 0;
+
+	while (r->done < r->bytes) {
+		size_t left = r->bytes - r->done;
+		uint32_t n = left < eng.chunk ? (uint32_t)left : eng.chunk;
+		uint32_t len = (uint32_t)sizeof(struct pkt) + n;
+		struct pkt *pkt = shm_ring_reserve(ring, len);
+
+		if (!pkt) {
+			peer_block(dst, len);
+			return pushed;
+		}
+		*pkt = (struct pkt){
+			.type = PKT_DATA,
+			.size = r->done,
+			.cookie = r->peer_cookie,
+		};
+		dt_pack(r->dt, r->sbuf, r->done, pkt + 1, n);
+		shm_ring_commit(ring, pkt);
+		r->done += n;
+		pushed++;
+	}
+	list_remove(&eng.out[dst].data, r);
+	send_finish(r);
+	return pushed;
+}
+
+/* Push what fits to dst: control packets, then headers, then data. */
+static int push_peer(int dst)
+{
+	struct peer_out *o = &eng.out[dst];
+	struct shm_ring *ring = ring_to(dst);
+	int pushed = 0;
+
+	o->blocked = 0;
+	while (o->ctl_head) {
+		struct ctl_pkt *c = o->ctl_head;
+		void *rec = shm_ring_reserve(ring, sizeof(c->pkt));
+
+		if (!rec) {
+			peer_block(dst, sizeof(c->pkt));
+			goto out;
+		}
+		memcpy(rec, &c->pkt, sizeof(c->pkt));
+		shm_ring_commit(ring, rec);
+		o->ctl_head = c->next;
+		if (!o->ctl_head)
+			o->ctl_tail = NULL;
+		free(c);
+		pushed++;
+	}
+	while (o->queued.head) {
+		if (!push_header(dst, o->queued.head))
+			goto out;
+		pushed++;
+	}
+	while (o->data.head) {
+		struct request *r = o->data.head;
+
+		pushed += push_data(dst, r);
+		if (o->blocked)
+			goto out;
+	}
+out:
+	if (pushed)
+		progress_wake_rank(dst);
+	return pushed;
+}
+
+static int push_all(void)
+{
+	int pushed = 0, keep = 0;
+
+	for (int i = 0; i < eng.nactive; i++) {
+		int dst = eng.active[i];
+		struct peer_out *o = &eng.out[dst];
+
+		/* a blocked peer is retried only once its ring has room */
+		if (!o->blocked || shm_ring_fits(ring_to(dst), o->need))
+			pushed += push_peer(dst);
+		if (o->ctl_head || o->queued.head || o->data.head)
+			eng.active[keep++] = dst;
+		else
+			o->active = 0;
+	}
+	eng.nactive = keep;
+	return pushed;
+}
+
+void progress_send_start(struct request *r)
+{
+	struct peer_out *o = &eng.out[r->peer_world];
+
+	r->stage = SEND_QUEUED;
+	r->done = 0;
+	eng.nsends++;
+	list_append(&o->queued, r);
+	peer_activate(r->peer_world);
+	/* the header (and small data) leaves now unless others are ahead */
+	if (o->queued.head == r && !o->ctl_head && !o->blocked)
+		push_peer(r->peer_world);
+}
+
+int progress_sends_pending(void)
+{
+	return eng.nsends > 0 || eng.nactive > 0;
+}
+
+/* ---- receiving --------------------------------------------------------- */
+
+static int recv_matches(const struct request *r, int src, uint32_t ctx, int tag)
+{
+	return r->comm->ctx == ctx &&
+	       (r->peer == MPI_ANY_SOURCE || r->src_world == src) &&
+	       (r->tag == MPI_ANY_TAG || r->tag == tag);
+}
+
+static struct request *match_posted(int src, const struct pkt *pkt)
+{
+	for (struct request *r = eng.posted.head; r; r = r->next)
+		if (recv_matches(r, src, pkt->ctx, pkt->tag)) {
+			list_remove(&eng.posted, r);
+			return r;
+		}
+	return NULL;
+}
+
+/* Bind message (src, pkt) to receive r: status, truncation. */
+static void recv_bind(struct request *r, int src, const struct pkt *pkt)
+{
+	r->matched = 1;
+	r->src_world = src;
+	r->msg_bytes = pkt->size;
+	r->st_source = comm_rank_of_world(r->comm, src);
+	r->st_tag = pkt->tag;
+	r->st_bytes = (MPI_Count)(pkt->size < r->bytes ? pkt->size : r->bytes);
+	r->st_error = pkt->size > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+	r->done = 0;
+}
+
+static void recv_eager(struct request *r, int src, const struct pkt *pkt,
+		       const void *data)
+{
+	recv_bind(r, src, pkt);
+	dt_unpack(r->dt, r->rbuf, 0, data, (size_t)r->st_bytes);
+	if (pkt->flags & PKT_F_SYNC) {
+		struct pkt ack = { .type = PKT_ACK, .cookie = pkt->cookie };
+
+		send_ctl(src, &ack);
+	}
+	req_complete(r);
+}
+
+static void recv_rts(struct request *r, int src, const struct pkt *pkt)
+{
+	struct pkt cts = {
+		.type = PKT_CTS,
+		.cookie = pkt->cookie,
+		.cookie2 = (uint64_t)(uintptr_t)r,
+	};
+
+	recv_bind(r, src, pkt);
+	send_ctl(src, &cts);
+}
+
+static void unexp_add(int src, const struct pkt *pkt, const void *data, uint32_t n)
+{
+	struct unexp *u = malloc(sizeof(*u) + n);
+
+	if (!u) {
+		fprintf(stderr, "shmpi: rank %d: out of memory for an unexpected message\n",
+			eng.me);
+		runtime_abort_job(MPI_ERR_NO_MEM);
+	}
+	u->src = src;
+	u->pkt = *pkt;
+	u->next = NULL;
+	if (n)
+		memcpy(u->data, data, n);
+	if (eng.unexp_tail)
+		eng.unexp_tail->next = u;
+	else
+		eng.unexp_head = u;
+	eng.unexp_tail = u;
+}
+
+void progress_recv_post(struct request *r)
+{
+	struct unexp *u, *prev = NULL;
+
+	r->matched = 0;
+	r->src_world = r->peer == MPI_ANY_SOURCE ? -1 :
+		       comm_world_rank(r->comm, r->peer);
+	for (u = eng.unexp_head; u; prev = u, u = u->next)
+		if (recv_matches(r, u->src, u->pkt.ctx, u->pkt.tag))
+			break;
+	if (!u) {
+		list_append(&eng.posted, r);
+		return;
+	}
+	if (prev)
+		prev->next = u->next;
+	else
+		eng.unexp_head = u->next;
+	if (eng.unexp_tail == u)
+		eng.unexp_tail = prev;
+	if (u->pkt.type == PKT_EAGER)
+		recv_eager(r, u->src, &u->pkt, u->data);
+	else
+		recv_rts(r, u->src, &u->pkt);
+	free(u);
+}
+
+int progress_recv_cancel(struct request *r)
+{
+	if (r->matched || r->complete)
+		return 0;
+	list_remove(&eng.posted, r);
+	return 1;
+}
+
+int progress_probe(struct comm *c, int source, int tag, MPI_Status *status)
+{
+	int src_world = source == MPI_ANY_SOURCE ? -1 : comm_world_rank(c, source);
+
+	for (struct unexp *u = eng.unexp_head; u; u = u->next) {
+		if (u->pkt.ctx != c->ctx ||
+		    (source != MPI_ANY_SOURCE && u->src != src_world) ||
+		    (tag != MPI_ANY_TAG && u->pkt.tag != tag))
+			continue;
+		if (status != MPI_STATUS_IGNORE) {
+			status->MPI_SOURCE = comm_rank_of_world(c, u->src);
+			status->MPI_TAG = u->pkt.tag;
+			status->MPI_ERROR = MPI_SUCCESS;
+			status->shmpi_count = (MPI_Count)u->pkt.size;
+			status->shmpi_cancelled = 0;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static void handle_packet(int src, const struct pkt *pkt, const void *payload,
+			  uint32_t n)
+{
+	struct request *r;
+
+	switch (pkt->type) {
+	case PKT_EAGER:
+		r = match_posted(src, pkt);
+		if (r)
+			recv_eager(r, src, pkt, payload);
+		else
+			unexp_add(src, pkt, payload, n);
+		break;
+	case PKT_RTS:
+		r = match_posted(src, pkt);
+		if (r)
+			recv_rts(r, src, pkt);
+		else
+			unexp_add(src, pkt, NULL, 0);
+		break;
+	case PKT_CTS:
+		r = (struct request *)(uintptr_t)pkt->cookie;
+		r->peer_cookie = pkt->cookie2;
+		r->stage = SEND_DATA;
+		list_append(&eng.out[src].data, r);
+		peer_activate(src);
+		break;
+	case PKT_DATA:
+		r = (struct request *)(uintptr_t)pkt->cookie;
+		/* bytes past the receive buffer are dropped: MPI_ERR_TRUNCATE */
+		if (pkt->size < r->bytes) {
+			size_t keep = r->bytes - pkt->size;
+
+			dt_unpack(r->dt, r->rbuf, pkt->size, payload,
+				  n < keep ? n : keep);
+		}
+		r->done += n;
+		if (r->done == r->msg_bytes)
+			req_complete(r);
+		break;
+	case PKT_ACK:
+		r = (struct request *)(uintptr_t)pkt->cookie;
+		send_finish(r);
+		break;
+	default:
+		if (pkt->type >= PKT_NTYPES || !eng.handlers[pkt->type]) {
+			fprintf(stderr, "shmpi: rank %d: corrupt packet (type %u) from rank %d\n",
+				eng.me, pkt->type, src);
+			runtime_abort_job(MPI_ERR_INTERN);
+		}
+		eng.handlers[pkt->type](src, pkt, payload, n);
+	}
+}
+
+static int drain(int src)
+{
+	struct shm_ring *ring = ring_from(src);
+	uint32_t len;
+	void *rec;
+	int got = 0;
+
+	while ((rec = shm_ring_peek(ring, &len)) != NULL) {
+		const struct pkt *pkt = rec;
+
+		handle_packet(src, pkt, pkt + 1, len - (uint32_t)sizeof(*pkt));
+		shm_ring_release(ring);
+		got++;
+	}
+	if (got && shm_ring_take_waiting(ring))
+		progress_wake_rank(src);
+	return got;
+}
+
+/* ---- the engine -------------------------------------------------------- */
+
+int progress_poll(void)
+{
+	int moved = 0;
+
+	for (int src = 0; src < eng.n; src++)
+		if (shm_ring_nonempty(ring_from(src)))
+			moved += drain(src);
+	if (eng.nactive)
+		moved += push_all();
+	if (moved)
+		atomic_fetch_add_explicit(&rt.self->progress, 1, memory_order_relaxed);
+	return moved;
+}
+
+struct wait_for {
+	int (*done)(void *);
+	void *arg;
+};
+
+/* Whether to stay awake: the wait is over, or a pass of the engine could do
+ * something now.  Checked after announcing ourselves on the doorbell. */
+static int progress_ready(void *wait)
+{
+	struct wait_for *w = wait;
+
+	if (w->done(w->arg))
+		return 1;
+	for (int src = 0; src < eng.n; src++)
+		if (shm_ring_nonempty(ring_from(src)))
+			return 1;
+	for (int i = 0; i < eng.nactive; i++) {
+		struct peer_out *o = &eng.out[eng.active[i]];
+
+		if (!o->blocked || shm_ring_fits(ring_to(eng.active[i]), o->need))
+			return 1;
+	}
+	return 0;
+}
+
+void progress_wait(int (*done)(void *), void *arg)
+{
+	struct wait_for w = { done, arg };
+	unsigned idle = 0;
+
+	for (;;) {
+		if (progress_poll())
+			idle = 0;
+		if (done(arg))
+			return;
+		if (idle++ < rt.spins) {
+			shm_cpu_relax();
+			continue;
+		}
+		shm_waitword_sleep_unless(&rt.self->doorbell, progress_ready, &w);
+		idle = 0;
+	}
+}

@@ -1,0 +1,80 @@
+/*
+ * The progress engine: the one place where this rank's messages move.
+ *
+ * It drains the rank's incoming channels (matching messages to posted
+ * receives), pushes the rank's own pending outgoing data (queued headers,
+ * rendezvous data, buffered messages, control packets) and hands packet
+ * types it does not know to the handlers later layers register.  It runs
+ * only when called: from every blocked MPI procedure (progress_wait) and
+ * from the test procedures (progress_poll).  That is weak progress.
+ */
+#ifndef SRC_PROGRESS_H
+#define SRC_PROGRESS_H
+
+#include <stdint.h>
+
+#include "request.h"
+#include "state.h"
+
+/* Packet types on the channels; later layers add theirs from PKT_USER. */
+enum pkt_type {
+	PKT_EAGER = 1,	/* header and the whole message */
+	PKT_RTS,	/* rendezvous: header; data follows after CTS */
+	PKT_CTS,	/* rendezvous: the receiver matched, send the data */
+	PKT_DATA,	/* rendezvous: a chunk of data */
+	PKT_ACK,	/* a synchronous eager send was matched */
+	PKT_USER = 8,
+	PKT_NTYPES = 32
+};
+
+struct pkt {
+	uint16_t type;
+	uint16_t flags;
+	int32_t tag;
+	uint32_t ctx;
+	uint32_t reserved;
+	uint64_t size;		/* EAGER, RTS: message bytes; DATA: offset */
+	uint64_t cookie;	/* the request this packet is about, at its receiver */
+	uint64_t cookie2;	/* CTS: the receiver's request */
+};
+
+#define PKT_F_SYNC 1u
+
+int progress_init(void);
+void progress_fini(void);
+
+/* Queue a send (request filled in) and push what fits now. */
+void progress_send_start(struct request *r);
+
+/* Post a receive: match it against unexpected messages, else queue it. */
+void progress_recv_post(struct request *r);
+
+/* Take back a posted receive not yet matched; returns whether it was. */
+int progress_recv_cancel(struct request *r);
+
+/* One pass of the engine; returns nonzero when something moved. */
+int progress_poll(void);
+
+/*
+ * Run the engine until done(arg) holds: spin a little, then sleep on this
+ * rank's doorbell, which peers ring when they give it something to do.
+ */
+void progress_wait(int (*done)(void *), void *arg);
+
+/* Whether an unexpected message matches (source in comm or ANY, tag or
+ * ANY); fills status (source, tag, size) if so. */
+struct comm;
+int progress_probe(struct comm *c, int source, int tag, MPI_Status *status);
+
+/* Outgoing work this rank still has to do (queued or unfinished sends). */
+int progress_sends_pending(void);
+
+/* Wake the ranks waiting in MPI (after making their condition true). */
+void progress_wake_rank(int world_rank);
+
+/* A handler for a packet type >= PKT_USER, from rank src. */
+typedef void (*progress_handler_t)(int src, const struct pkt *pkt,
+				   const void *payload, uint32_t len);
+void progress_register(enum pkt_type type, progress_handler_t fn);
+
+#endif

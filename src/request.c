@@ -1,0 +1,655 @@
+/*
+ * Request objects and the completion calls: MPI_Wait, MPI_Test and their
+ * -all, -any and -some forms, MPI_Request_free, MPI_Request_get_status,
+ * MPI_Cancel, MPI_Start(all), and the status queries.
+ *
+ * The wait forms block in the progress engine; the test forms (and
+ * MPI_Request_get_status) run one pass of it: they are seed 002's test
+ * procedures, which must make progress when called repeatedly.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "bsend.h"
+#include "comm.h"
+#include "datatype.h"
+#include "errhandler.h"
+#include "p2p.h"
+#include "progress.h"
+#include "request.h"
+#include "runtime.h"
+#include "state.h"
+
+struct request *req_new(enum req_kind kind, int with_handle)
+{
+	struct request *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->kind = kind;
+	r->handle = MPI_REQUEST_NULL;
+	if (with_handle && handle_alloc(HANDLE_REQUEST, r, &r->handle) < 0) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void req_release(struct request *r)
+{
+	if (!r)
+		return;
+	if (r->handle != MPI_REQUEST_NULL)
+		handle_release(r->handle);
+	free(r);
+}
+
+void req_complete(struct request *r)
+{
+	r->complete = 1;
+	if (r->kind == REQ_BSEND)
+		bsend_done(r);
+	else if (r->freed)
+		req_release(r);
+}
+
+void req_status_empty(MPI_Status *status)
+{
+	if (status == MPI_STATUS_IGNORE)
+		return;
+	status->MPI_SOURCE = MPI_ANY_SOURCE;
+	status->MPI_TAG = MPI_ANY_TAG;
+	status->MPI_ERROR = MPI_SUCCESS;
+	status->shmpi_count = 0;
+	status->shmpi_cancelled = 0;
+}
+
+void req_status(const struct request *r, MPI_Status *status)
+{
+	if (status == MPI_STATUS_IGNORE)
+		return;
+	if (r->kind != REQ_RECV) {
+		req_status_empty(status);
+		status->MPI_ERROR = r->st_error;
+		return;
+	}
+	status->MPI_SOURCE = r->st_source;
+	status->MPI_TAG = r->st_tag;
+	status->MPI_ERROR = r->st_error;
+	status->shmpi_count = r->st_bytes;
+	status->shmpi_cancelled = r->cancelled;
+}
+
+/* ---- completion -------------------------------------------------------- */
+
+static int req_active(const struct request *r)
+{
+	return !r->persistent || r->active;
+}
+
+/*
+ * The request behind *h for `call`: NULL for MPI_REQUEST_NULL and for an
+ * inactive persistent request (*rc = MPI_SUCCESS), NULL with *rc set after
+ * raising MPI_ERR_REQUEST for anything else that is not a live request.
+ */
+static struct request *req_lookup(const char *call, MPI_Request h, int *rc)
+{
+	struct request *r;
+
+	*rc = MPI_SUCCESS;
+	if (h == MPI_REQUEST_NULL)
+		return NULL;
+	r = req_get(h);
+	if (!r) {
+		*rc = err_comm(MPI_COMM_WORLD, call, MPI_ERR_REQUEST, "request",
+			       "0x%x is not a valid request", (unsigned)h);
+		return NULL;
+	}
+	return req_active(r) ? r : NULL;
+}
+
+/* Hand a completed request's outcome to the caller: status, and either
+ * free it (*h = MPI_REQUEST_NULL) or make it inactive (persistent). */
+static int req_finish(MPI_Request *h, struct request *r, MPI_Status *status)
+{
+	int rc = r->st_error;
+
+	req_status(r, status);
+	if (r->persistent) {
+		r->active = 0;
+	} else {
+		req_release(r);
+		*h = MPI_REQUEST_NULL;
+	}
+	return rc;
+}
+
+/* Raise a failed request's error on its communicator. */
+static int req_raise(const char *call, MPI_Comm comm, int rc)
+{
+	return err_comm(comm, call, rc, "request", rc == MPI_ERR_TRUNCATE ?
+			"the message is longer than the receive buffer" :
+			"the operation failed");
+}
+
+static int req_done(void *arg)
+{
+	return ((struct request *)arg)->complete;
+}
+
+static void req_block(enum call_id id, const struct request *r)
+{
+	int peer = r->kind == REQ_RECV ?
+		   (r->peer == MPI_ANY_SOURCE ? -1 : comm_world_rank(r->comm, r->peer)) :
+		   r->peer_world;
+
+	state_block(id, r->kind == REQ_RECV ? WAIT_RECV : WAIT_SEND, peer, r->tag,
+		    r->comm ? r->comm->ctx : 0);
+}
+
+API(int, Wait, (MPI_Request *request, MPI_Status *status))
+{
+	struct request *r;
+	MPI_Comm comm;
+	int rc;
+
+	runtime_check("MPI_Wait");
+	if (!request || !status)
+		return err_comm(MPI_COMM_WORLD, "MPI_Wait", MPI_ERR_ARG,
+				!request ? "request" : "status", "is NULL");
+	r = req_lookup("MPI_Wait", *request, &rc);
+	if (!r) {
+		req_status_empty(status);
+		return rc;
+	}
+	if (!r->complete) {
+		req_block(CALL_WAIT, r);
+		progress_wait(req_done, r);
+		state_unblock(CALL_WAIT);
+	}
+	comm = r->comm->handle;
+	rc = req_finish(request, r, status);
+	return rc == MPI_SUCCESS ? rc : req_raise("MPI_Wait", comm, rc);
+}
+
+API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
+{
+	struct request *r;
+	MPI_Comm comm;
+	int rc;
+
+	runtime_check("MPI_Test");
+	if (!request || !flag || !status)
+		return err_comm(MPI_COMM_WORLD, "MPI_Test", MPI_ERR_ARG,
+				!request ? "request" : !flag ? "flag" : "status",
+				"is NULL");
+	r = req_lookup("MPI_Test", *request, &rc);
+	if (!r) {
+		*flag = rc == MPI_SUCCESS;
+		req_status_empty(status);
+		return rc;
+	}
+	if (!r->complete)
+		progress_poll();
+	*flag = r->complete;
+	if (!r->complete)
+		return MPI_SUCCESS;
+	comm = r->comm->handle;
+	rc = req_finish(request, r, status);
+	return rc == MPI_SUCCESS ? rc : req_raise("MPI_Test", comm, rc);
+}
+
+/* Check an array argument of the multi-completion calls. */
+static int req_check_array(const char *call, int count, const MPI_Request *reqs,
+			   const void *out, const char *out_name)
+{
+	if (count < 0)
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_COUNT, "count",
+				"%d is negative", count);
+	if (count > 0 && !reqs)
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG,
+				"array_of_requests", "is NULL");
+	if (!out)
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, out_name, "is NULL");
+	for (int i = 0; i < count; i++) {
+		int rc;
+
+		req_lookup(call, reqs[i], &rc);
+		if (rc != MPI_SUCCESS)
+			return rc;
+	}
+	return MPI_SUCCESS;
+}
+
+struct req_set {
+	MPI_Request *reqs;
+	int count;
+	int need;	/* how many must be complete (all, or one) */
+};
+
+static int set_done(void *arg)
+{
+	struct req_set *s = arg;
+	int done = 0, active = 0;
+
+	for (int i = 0; i < s->count; i++) {
+		struct request *r = s->reqs[i] == MPI_REQUEST_NULL ? NULL :
+				    req_get(s->reqs[i]);
+
+		if (!r || !req_active(r))
+			continue;
+		active++;
+		done += r->complete;
+	}
+	return active == 0 || done >= (s->need ? s->need : active);
+}
+
+static MPI_Status *status_at(MPI_Status *statuses, int i)
+{
+	return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+/* Finish every complete active request of the array (all of them for the
+ * -all forms); returns MPI_ERR_IN_STATUS if any failed. */
+static int set_finish_all(MPI_Request *reqs, int count, MPI_Status *statuses,
+			  MPI_Comm *err_comm_out)
+{
+	int rc = MPI_SUCCESS;
+
+	for (int i = 0; i < count; i++) {
+		struct request *r = reqs[i] == MPI_REQUEST_NULL ? NULL : req_get(reqs[i]);
+		MPI_Status *st = status_at(statuses, i);
+		MPI_Comm comm;
+
+		if (!r || !req_active(r)) {
+			req_status_empty(st);
+			continue;
+		}
+		comm = r->comm->handle;
+		if (req_finish(&reqs[i], r, st) != MPI_SUCCESS && rc == MPI_SUCCESS) {
+			rc = MPI_ERR_IN_STATUS;
+			*err_comm_out = comm;
+		}
+	}
+	return rc;
+}
+
+API(int, Waitall, (int count, MPI_Request array_of_requests[],
+		   MPI_Status *array_of_statuses))
+{
+	struct req_set s = { array_of_requests, count, 0 };
+	MPI_Comm comm = MPI_COMM_WORLD;
+	int rc;
+
+	runtime_check("MPI_Waitall");
+	rc = req_check_array("MPI_Waitall", count, array_of_requests,
+			     array_of_statuses, "array_of_statuses");
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!set_done(&s)) {
+		state_block(CALL_WAITALL, WAIT_REQUESTS, -1, count, 0);
+		progress_wait(set_done, &s);
+		state_unblock(CALL_WAITALL);
+	}
+	rc = set_finish_all(array_of_requests, count, array_of_statuses, &comm);
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, "MPI_Waitall", rc, "array_of_requests",
+				"an operation failed (see the statuses)");
+	return MPI_SUCCESS;
+}
+
+API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag,
+		   MPI_Status *array_of_statuses))
+{
+	struct req_set s = { array_of_requests, count, 0 };
+	MPI_Comm comm = MPI_COMM_WORLD;
+	int rc;
+
+	runtime_check("MPI_Testall");
+	rc = req_check_array("MPI_Testall", count, array_of_requests,
+			     array_of_statuses, "array_of_statuses");
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!flag)
+		return err_comm(MPI_COMM_WORLD, "MPI_Testall", MPI_ERR_ARG, "flag",
+				"is NULL");
+	if (!set_done(&s))
+		progress_poll();
+	*flag = set_done(&s);
+	if (!*flag)
+		return MPI_SUCCESS;
+	rc = set_finish_all(array_of_requests, count, array_of_statuses, &comm);
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, "MPI_Testall", rc, "array_of_requests",
+				"an operation failed (see the statuses)");
+	return MPI_SUCCESS;
+}
+
+/* The first complete active request, or -1 (*any_active: whether any). */
+static int set_first_done(MPI_Request *reqs, int count, int *any_active)
+{
+	*any_active = 0;
+	for (int i = 0; i < count; i++) {
+		struct request *r = reqs[i] == MPI_REQUEST_NULL ? NULL : req_get(reqs[i]);
+
+		if (!r || !req_active(r))
+			continue;
+		*any_active = 1;
+		if (r->complete)
+			return i;
+	}
+	return -1;
+}
+
+static int set_finish_one(const char *call, MPI_Request *reqs, int i,
+			  MPI_Status *status)
+{
+	struct request *r = req_get(reqs[i]);
+	MPI_Comm comm = r->comm->handle;
+	int rc = req_finish(&reqs[i], r, status);
+
+	return rc == MPI_SUCCESS ? rc : req_raise(call, comm, rc);
+}
+
+API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index,
+		   MPI_Status *status))
+{
+	struct req_set s = { array_of_requests, count, 1 };
+	int rc, any, i;
+
+	runtime_check("MPI_Waitany");
+	rc = req_check_array("MPI_Waitany", count, array_of_requests, status, "status");
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!index)
+		return err_comm(MPI_COMM_WORLD, "MPI_Waitany", MPI_ERR_ARG, "index",
+				"is NULL");
+	i = set_first_done(array_of_requests, count, &any);
+	if (i < 0 && any) {
+		state_block(CALL_WAITANY, WAIT_REQUESTS, -1, count, 0);
+		progress_wait(set_done, &s);
+		state_unblock(CALL_WAITANY);
+		i = set_first_done(array_of_requests, count, &any);
+	}
+	*index = i < 0 ? MPI_UNDEFINED : i;
+	if (i < 0) {
+		req_status_empty(status);
+		return MPI_SUCCESS;
+	}
+	return set_finish_one("MPI_Waitany", array_of_requests, i, status);
+}
+
+API(int, Testany, (int count, MPI_Request array_of_requests[], int *index,
+		   int *flag, MPI_Status *status))
+{
+	int rc, any, i;
+
+	runtime_check("MPI_Testany");
+	rc = req_check_array("MPI_Testany", count, array_of_requests, status, "status");
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!index || !flag)
+		return err_comm(MPI_COMM_WORLD, "MPI_Testany", MPI_ERR_ARG,
+				!index ? "index" : "flag", "is NULL");
+	i = set_first_done(array_of_requests, count, &any);
+	if (i < 0 && any) {
+		progress_poll();
+		i = set_first_done(array_of_requests, count, &any);
+	}
+	*flag = i >= 0 || !any;
+	*index = i < 0 ? MPI_UNDEFINED : i;
+	if (i < 0) {
+		req_status_empty(status);
+		return MPI_SUCCESS;
+	}
+	return set_finish_one("MPI_Testany", array_of_requests, i, status);
+}
+
+/* Finish every complete request, reporting indices; outcount MPI_UNDEFINED
+ * when no request is active. */
+static int set_finish_some(const char *call, int count, MPI_Request *reqs,
+			   int *outcount, int *indices, MPI_Status *statuses)
+{
+	MPI_Comm comm = MPI_COMM_WORLD;
+	int n = 0, any = 0, rc = MPI_SUCCESS;
+
+	for (int i = 0; i < count; i++) {
+		struct request *r = reqs[i] == MPI_REQUEST_NULL ? NULL : req_get(reqs[i]);
+
+		if (!r || !req_active(r))
+			continue;
+		any = 1;
+		if (!r->complete)
+			continue;
+		indices[n] = i;
+		if (rc == MPI_SUCCESS && r->st_error != MPI_SUCCESS) {
+			rc = MPI_ERR_IN_STATUS;
+			comm = r->comm->handle;
+		}
+		req_finish(&reqs[i], r, status_at(statuses, n));
+		n++;
+	}
+	*outcount = any ? n : MPI_UNDEFINED;
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, call, rc, "array_of_requests",
+				"an operation failed (see the statuses)");
+	return MPI_SUCCESS;
+}
+
+API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount,
+		    int array_of_indices[], MPI_Status *array_of_statuses))
+{
+	struct req_set s = { array_of_requests, incount, 1 };
+	int rc;
+
+	runtime_check("MPI_Waitsome");
+	rc = req_check_array("MPI_Waitsome", incount, array_of_requests,
+			     array_of_statuses, "array_of_statuses");
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!outcount || (incount > 0 && !array_of_indices))
+		return err_comm(MPI_COMM_WORLD, "MPI_Waitsome", MPI_ERR_ARG,
+				!outcount ? "outcount" : "array_of_indices", "is NULL");
+	if (!set_done(&s)) {
+		state_block(CALL_WAITSOME, WAIT_REQUESTS, -1, incount, 0);
+		progress_wait(set_done, &s);
+		state_unblock(CALL_WAITSOME);
+	}
+	return set_finish_some("MPI_Waitsome", incount, array_of_requests, outcount,
+			       array_of_indices, array_of_statuses);
+}
+
+API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount,
+		    int array_of_indices[], MPI_Status *array_of_statuses))
+{
+	int rc;
+
+	runtime_check("MPI_Testsome");
+	rc = req_check_array("MPI_Testsome", incount, array_of_requests,
+			     array_of_statuses, "array_of_statuses");
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!outcount || (incount > 0 && !array_of_indices))
+		return err_comm(MPI_COMM_WORLD, "MPI_Testsome", MPI_ERR_ARG,
+				!outcount ? "outcount" : "array_of_indices", "is NULL");
+	progress_poll();
+	return set_finish_some("MPI_Testsome", incount, array_of_requests, outcount,
+			       array_of_indices, array_of_statuses);
+}
+
+API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+{
+	struct request *r;
+	int rc;
+
+	runtime_check("MPI_Request_get_status");
+	if (!flag || !status)
+		return err_comm(MPI_COMM_WORLD, "MPI_Request_get_status", MPI_ERR_ARG,
+				!flag ? "flag" : "status", "is NULL");
+	r = req_lookup("MPI_Request_get_status", request, &rc);
+	if (!r) {
+		*flag = rc == MPI_SUCCESS;
+		req_status_empty(status);
+		return rc;
+	}
+	if (!r->complete)
+		progress_poll();
+	*flag = r->complete;
+	if (r->complete)
+		req_status(r, status);
+	return MPI_SUCCESS;
+}
+
+API(int, Request_free, (MPI_Request *request))
+{
+	struct request *r;
+
+	runtime_check("MPI_Request_free");
+	if (!request)
+		return err_comm(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_ARG,
+				"request", "is NULL");
+	r = *request == MPI_REQUEST_NULL ? NULL : req_get(*request);
+	if (!r)
+		return err_comm(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_REQUEST,
+				"request", "0x%x is not a valid request",
+				(unsigned)*request);
+	/* the operation goes on; the engine releases it when it completes */
+	if (r->complete || !req_active(r)) {
+		req_release(r);
+	} else {
+		handle_release(r->handle);
+		r->handle = MPI_REQUEST_NULL;
+		r->freed = 1;
+		r->persistent = 0;
+	}
+	*request = MPI_REQUEST_NULL;
+	return MPI_SUCCESS;
+}
+
+/*
+ * A receive not yet matched is taken back and completes as cancelled.  A
+ * send is never cancelled (the standard lets cancellation fail): it
+ * completes normally and MPI_Test_cancelled says false.
+ */
+API(int, Cancel, (MPI_Request *request))
+{
+	struct request *r;
+	int rc;
+
+	runtime_check("MPI_Cancel");
+	if (!request)
+		return err_comm(MPI_COMM_WORLD, "MPI_Cancel", MPI_ERR_ARG, "request",
+				"is NULL");
+	r = req_lookup("MPI_Cancel", *request, &rc);
+	if (!r)
+		return rc != MPI_SUCCESS ? rc :
+		       err_comm(MPI_COMM_WORLD, "MPI_Cancel", MPI_ERR_REQUEST,
+				"request", "is not an active request");
+	if (r->kind == REQ_RECV && progress_recv_cancel(r)) {
+		r->cancelled = 1;
+		r->st_source = MPI_ANY_SOURCE;
+		r->st_tag = MPI_ANY_TAG;
+		r->st_bytes = 0;
+		req_complete(r);
+	}
+	return MPI_SUCCESS;
+}
+
+API(int, Test_cancelled, (const MPI_Status *status, int *flag))
+{
+	runtime_check("MPI_Test_cancelled");
+	if (!status || status == MPI_STATUS_IGNORE || !flag)
+		return err_comm(MPI_COMM_WORLD, "MPI_Test_cancelled", MPI_ERR_ARG,
+				!flag ? "flag" : "status", "is NULL or MPI_STATUS_IGNORE");
+	*flag = status->shmpi_cancelled;
+	return MPI_SUCCESS;
+}
+
+static int status_check(const char *call, const MPI_Status *status,
+			MPI_Datatype datatype, const int *count, struct datatype **dt)
+{
+	if (!status || status == MPI_STATUS_IGNORE || !count)
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG,
+				!count ? "count" : "status", "is NULL or MPI_STATUS_IGNORE");
+	*dt = dt_get(datatype);
+	if (!*dt)
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_TYPE, "datatype",
+				"0x%x is not a valid datatype", (unsigned)datatype);
+	return MPI_SUCCESS;
+}
+
+API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+{
+	struct datatype *dt;
+	int rc;
+
+	runtime_check("MPI_Get_count");
+	rc = status_check("MPI_Get_count", status, datatype, count, &dt);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (dt->size == 0)
+		*count = 0;
+	else if (status->shmpi_count % dt->size)
+		*count = MPI_UNDEFINED;
+	else
+		*count = (int)(status->shmpi_count / dt->size);
+	return MPI_SUCCESS;
+}
+
+API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+{
+	struct datatype *dt;
+	int rc;
+
+	runtime_check("MPI_Get_elements");
+	rc = status_check("MPI_Get_elements", status, datatype, count, &dt);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	*count = (int)dt_count_basic(dt, status->shmpi_count);
+	return MPI_SUCCESS;
+}
+
+static int req_start(const char *call, MPI_Request h)
+{
+	struct request *r = h == MPI_REQUEST_NULL ? NULL : req_get(h);
+
+	if (!r || !r->persistent)
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_REQUEST, "request",
+				"0x%x is not a persistent request", (unsigned)h);
+	if (r->active)
+		return err_comm(r->comm->handle, call, MPI_ERR_REQUEST, "request",
+				"is already active");
+	p2p_start(r);
+	return MPI_SUCCESS;
+}
+
+API(int, Start, (MPI_Request *request))
+{
+	runtime_check("MPI_Start");
+	if (!request)
+		return err_comm(MPI_COMM_WORLD, "MPI_Start", MPI_ERR_ARG, "request",
+				"is NULL");
+	return req_start("MPI_Start", *request);
+}
+
+API(int, Startall, (int count, MPI_Request array_of_requests[]))
+{
+	runtime_check("MPI_Startall");
+	if (count < 0 || (count > 0 && !array_of_requests))
+		return err_comm(MPI_COMM_WORLD, "MPI_Startall", MPI_ERR_ARG,
+				count < 0 ? "count" : "array_of_requests",
+				count < 0 ? "is negative" : "is NULL");
+	/* check them all first: an error starts none */
+	for (int i = 0; i < count; i++) {
+		struct request *r = req_get(array_of_requests[i]);
+
+		if (!r || !r->persistent || r->active)
+			return err_comm(MPI_COMM_WORLD, "MPI_Startall", MPI_ERR_REQUEST,
+					"array_of_requests", "element %d is not an "
+					"inactive persistent request", i);
+	}
+	for (int i = 0; i < count; i++)
+		p2p_start(req_get(array_of_requests[i]));
+	return MPI_SUCCESS;
+}

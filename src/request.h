@@ -1,0 +1,104 @@
+/*
+ * Requests: one object per point-to-point operation in flight (and, later,
+ * per request-based RMA operation or nonblocking collective).  The progress
+ * engine moves a request's data and marks it complete; MPI_Wait and MPI_Test
+ * and their families only look at `complete` and drive the engine.
+ *
+ * A request may outlive its handle: MPI_Request_free on an active request
+ * only marks it, and the engine releases it when it completes.
+ */
+#ifndef SRC_REQUEST_H
+#define SRC_REQUEST_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "handle.h"
+
+struct comm;
+struct datatype;
+
+enum req_kind {
+	REQ_SEND,
+	REQ_RECV,
+	REQ_BSEND,	/* internal: a buffered message owned by the engine */
+};
+
+enum send_mode {
+	SEND_STANDARD,
+	SEND_SYNC,
+	SEND_READY,
+	SEND_BUFFERED,
+};
+
+/* Where a send stands in the protocol (see progress.c). */
+enum send_stage {
+	SEND_QUEUED,	/* header not pushed yet */
+	SEND_WAIT_CTS,	/* rendezvous: header out, waiting for the receiver */
+	SEND_DATA,	/* rendezvous: pushing data chunks */
+	SEND_WAIT_ACK,	/* synchronous eager: waiting for the match */
+	SEND_DONE,
+};
+
+struct request {
+	MPI_Request handle;	/* MPI_REQUEST_NULL for internal requests */
+	enum req_kind kind;
+	int complete;
+	int persistent;		/* MPI_Send_init & co: survives completion */
+	int active;		/* persistent: started and not yet completed */
+	int freed;		/* the user let go of the handle */
+	int cancelled;
+
+	/* the operation */
+	struct comm *comm;
+	int peer;		/* rank in comm, MPI_ANY_SOURCE, MPI_PROC_NULL */
+	int peer_world;		/* rank in the job (sends) */
+	int tag;
+	const void *sbuf;
+	void *rbuf;
+	MPI_Count count;
+	struct datatype *dt;
+	enum send_mode mode;
+
+	/* progress */
+	size_t bytes;		/* send: message size; recv: buffer size */
+	size_t msg_bytes;	/* recv: size of the matched message */
+	size_t done;		/* bytes moved so far */
+	enum send_stage stage;
+	uint64_t peer_cookie;	/* the other side's request, from CTS/RTS */
+	int matched;		/* recv: a message is bound to it */
+	int src_world;		/* recv: sender's job rank once matched */
+
+	/* what MPI_Wait reports */
+	int st_source;
+	int st_tag;
+	int st_error;
+	MPI_Count st_bytes;
+
+	void *owner;		/* internal requests: what they belong to */
+	struct request *next;	/* the engine's queues */
+	struct request *prev;
+};
+
+/* A new request (its handle, unless internal); NULL when out of memory. */
+struct request *req_new(enum req_kind kind, int with_handle);
+
+/* Drop a completed request (non-persistent) or a freed one. */
+void req_release(struct request *r);
+
+static inline struct request *req_get(MPI_Request h)
+{
+	return handle_get(h, HANDLE_REQUEST);
+}
+
+/* Mark r complete; a request whose handle is gone is released. */
+void req_complete(struct request *r);
+
+/* Write r's outcome into status (unless MPI_STATUS_IGNORE). */
+void req_status(const struct request *r, MPI_Status *status);
+
+/* The status of an operation with MPI_PROC_NULL or an inactive request. */
+void req_status_empty(MPI_Status *status);
+
+#endif

@@ -1,0 +1,291 @@
+/*
+ * MPI_Init, MPI_Finalize, MPI_Abort and the thread-level queries: joining the
+ * job that shmrun created (or becoming a job of one rank without shmrun),
+ * publishing this rank's phase for the launcher, and leaving again.
+ *
+ * shmrun passes SHMPI_RANK, SHMPI_SIZE and SHMPI_JOB; the control segment is
+ * found by name from the job id and checked (magic, version, sizes) before
+ * anything in it is trusted.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "coll.h"
+#include "comm.h"
+#include "errhandler.h"
+#include "datatype.h"
+#include "handle.h"
+#include "progress.h"
+#include "runtime.h"
+#include "state.h"
+
+/* Spin rounds before sleeping: long when every rank has a CPU, short when
+ * ranks outnumber CPUs (a spinning waiter then only delays the rank it
+ * waits for). */
+#define RUNTIME_SPINS_DEDICATED 4000
+#define RUNTIME_SPINS_OVERSUBSCRIBED 50
+
+struct runtime rt = { .ctl_seg = { .fd = -1 } };
+
+static void runtime_die(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+
+/* Init cannot go on: there is no communicator yet to raise an error on. */
+static void runtime_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "shmpi: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stdout);
+	_exit(1);
+}
+
+void runtime_not_active(const char *call)
+{
+	fprintf(stderr, "shmpi: %s called %s\n", call,
+		rt.phase == RUNTIME_BEFORE_INIT ? "before MPI_Init" :
+		"after MPI_Finalize");
+	fflush(stdout);
+	_exit(1);
+}
+
+void runtime_abort_job(int code)
+{
+	int status = code & 0xff ? code & 0xff : 1;
+
+	if (rt.job) {
+		int none = -1;
+
+		/* the launcher reads these after this process has exited */
+		if (atomic_compare_exchange_strong_explicit(&rt.job->abort_rank,
+							    &none, rt.rank,
+							    memory_order_relaxed,
+							    memory_order_relaxed))
+			atomic_store_explicit(&rt.job->abort_code, code,
+					      memory_order_relaxed);
+		atomic_store_explicit(&rt.self->phase, SHM_RANK_ABORTED,
+				      memory_order_release);
+	}
+	fflush(stdout);
+	fflush(stderr);
+	_exit(status);
+}
+
+/* A decimal int from the environment in [lo, hi], or die naming it. */
+static int env_int(const char *name, int lo, int hi)
+{
+	const char *s = getenv(name);
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		runtime_die("MPI_Init: %s is not set (start the program with shmrun)", name);
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < lo || v > hi)
+		runtime_die("MPI_Init: %s=%s is malformed or out of range", name, s);
+	return (int)v;
+}
+
+static void runtime_join_launched(const char *job)
+{
+	char name[SHM_NAME_MAX];
+	int rc;
+
+	if (!shm_job_id_valid(job))
+		runtime_die("MPI_Init: SHMPI_JOB=%s is not a job id", job);
+	rt.size = env_int("SHMPI_SIZE", 1, INT_MAX);
+	rt.rank = env_int("SHMPI_RANK", 0, rt.size - 1);
+	snprintf(rt.job_id, sizeof(rt.job_id), "%s", job);
+	if (shm_job_name(name, sizeof(name), geteuid(), job, "ctl") < 0)
+		runtime_die("MPI_Init: the job's name is too long");
+	rc = shm_seg_open(&rt.ctl_seg, name);
+	if (rc < 0)
+		runtime_die("MPI_Init: cannot map the job's control segment %s: %s",
+			    name, strerror(-rc));
+	rt.job = rt.ctl_seg.base;
+	rc = shm_job_check(rt.job, rt.ctl_seg.size, (uint32_t)rt.size);
+	if (rc < 0)
+		runtime_die("MPI_Init: %s", rc == -EPROTO ?
+			    "the control segment is of another shmpi version" :
+			    "the control segment does not match SHMPI_SIZE");
+}
+
+/* Without shmrun: a job of one rank whose control block lives in anonymous
+ * shared memory (there is nobody to share it with, but the code is the same). */
+static void runtime_join_singleton(void)
+{
+	size_t size = shm_job_size(1);
+	void *base;
+
+	if (shm_job_id_new(rt.job_id) < 0)
+		runtime_die("MPI_Init: cannot draw a job id");
+	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		    -1, 0);
+	if (base == MAP_FAILED)
+		runtime_die("MPI_Init: cannot map a control block: %s", strerror(errno));
+	rt.ctl_seg.base = base;
+	rt.ctl_seg.size = size;
+	rt.job = base;
+	shm_job_init(rt.job, 1);
+	rt.singleton = 1;
+	rt.rank = 0;
+	rt.size = 1;
+}
+
+static unsigned runtime_spins(int nranks)
+{
+	cpu_set_t set;
+	int cpus = 1;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		cpus = CPU_COUNT(&set);
+	return nranks > cpus ? RUNTIME_SPINS_OVERSUBSCRIBED : RUNTIME_SPINS_DEDICATED;
+}
+
+static int runtime_init(const char *call, int required)
+{
+	const char *job;
+
+	if (rt.phase != RUNTIME_BEFORE_INIT)
+		runtime_die("%s: %s", call, rt.phase == RUNTIME_ACTIVE ?
+			    "MPI is already initialized" :
+			    "MPI cannot be initialized again after MPI_Finalize");
+	job = getenv("SHMPI_JOB");
+	if (job)
+		runtime_join_launched(job);
+	else
+		runtime_join_singleton();
+	rt.self = shm_job_rank(rt.job, rt.rank);
+	rt.main_tid = gettid();
+	rt.spins = runtime_spins(rt.size);
+	/* SERIALIZED is real: the library keeps no per-thread state */
+	rt.thread_level = required < MPI_THREAD_SERIALIZED ? required :
+			  MPI_THREAD_SERIALIZED;
+	errh_init_builtins();
+	dt_init_builtins();
+	comm_init_builtins(rt.rank, rt.size);
+	if (progress_init() < 0)
+		runtime_die("%s: out of memory", call);
+	rt.phase = RUNTIME_ACTIVE;
+	atomic_store_explicit(&rt.self->pid, getpid(), memory_order_relaxed);
+	/* release: the launcher and peers that see the phase see the pid */
+	atomic_store_explicit(&rt.self->phase, SHM_RANK_INITIALIZED,
+			      memory_order_release);
+	return MPI_SUCCESS;
+}
+
+API(int, Init, (int *argc, char ***argv))
+{
+	(void)argc;
+	(void)argv;
+	return runtime_init("MPI_Init", MPI_THREAD_SINGLE);
+}
+
+API(int, Init_thread, (int *argc, char ***argv, int required, int *provided))
+{
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
+		runtime_die("MPI_Init_thread: argument required: %d is not a thread level",
+			    required);
+	if (!provided)
+		runtime_die("MPI_Init_thread: argument provided: is NULL");
+	rc = runtime_init("MPI_Init_thread", required);
+	*provided = rt.thread_level;
+	return rc;
+}
+
+API(int, Initialized, (int *flag))
+{
+	if (!flag)
+		return rt.phase == RUNTIME_ACTIVE ?
+		       err_comm(MPI_COMM_WORLD, "MPI_Initialized", MPI_ERR_ARG,
+				"flag", "is NULL") : MPI_ERR_ARG;
+	*flag = rt.phase != RUNTIME_BEFORE_INIT;
+	return MPI_SUCCESS;
+}
+
+API(int, Finalized, (int *flag))
+{
+	if (!flag)
+		return rt.phase == RUNTIME_ACTIVE ?
+		       err_comm(MPI_COMM_WORLD, "MPI_Finalized", MPI_ERR_ARG,
+				"flag", "is NULL") : MPI_ERR_ARG;
+	*flag = rt.phase == RUNTIME_FINALIZED;
+	return MPI_SUCCESS;
+}
+
+static int no_sends_pending(void *unused)
+{
+	(void)unused;
+	return !progress_sends_pending();
+}
+
+API(int, Finalize, (void))
+{
+	runtime_check("MPI_Finalize");
+	/* buffered and freed sends must still reach their receivers */
+	if (progress_sends_pending()) {
+		state_block(CALL_FINALIZE, WAIT_BSEND_DRAIN, -1, 0, 0);
+		progress_wait(no_sends_pending, NULL);
+		state_unblock(CALL_FINALIZE);
+	}
+	/* collective: nobody leaves while a peer may still need it */
+	coll_world_barrier(CALL_FINALIZE);
+	/* release: everything this rank did happens before the launcher's
+	 * acquire of the phase */
+	atomic_store_explicit(&rt.self->phase, SHM_RANK_FINALIZED,
+			      memory_order_release);
+	progress_fini();
+	comm_fini_builtins();
+	handle_reset_all();
+	shm_seg_close(&rt.ctl_seg);
+	rt.job = NULL;
+	rt.self = NULL;
+	rt.phase = RUNTIME_FINALIZED;
+	return MPI_SUCCESS;
+}
+
+API(int, Abort, (MPI_Comm comm, int errorcode))
+{
+	runtime_check("MPI_Abort");
+	if (!comm_get(comm))
+		comm_err_invalid(comm, "MPI_Abort");
+	/* every process of the job goes, whatever the communicator */
+	runtime_abort_job(errorcode);
+}
+
+API(int, Query_thread, (int *provided))
+{
+	runtime_check("MPI_Query_thread");
+	if (!provided)
+		return err_comm(MPI_COMM_WORLD, "MPI_Query_thread", MPI_ERR_ARG,
+				"provided", "is NULL");
+	*provided = rt.thread_level;
+	return MPI_SUCCESS;
+}
+
+API(int, Is_thread_main, (int *flag))
+{
+	runtime_check("MPI_Is_thread_main");
+	if (!flag)
+		return err_comm(MPI_COMM_WORLD, "MPI_Is_thread_main", MPI_ERR_ARG,
+				"flag", "is NULL");
+	*flag = gettid() == rt.main_tid;
+	return MPI_SUCCESS;
+}

@@ -1,0 +1,54 @@
+/*
+ * The rank's view of its job: who it is, the control segment it shares with
+ * the launcher and its peers, and where it stands in the MPI lifecycle.
+ */
+#ifndef SRC_RUNTIME_H
+#define SRC_RUNTIME_H
+
+#include <sys/types.h>
+
+#include "../shm/job.h"
+#include "../shm/seg.h"
+
+enum runtime_phase {
+	RUNTIME_BEFORE_INIT = 0,
+	RUNTIME_ACTIVE,
+	RUNTIME_FINALIZED,
+};
+
+struct runtime {
+	enum runtime_phase phase;
+	int rank;
+	int size;
+	int thread_level;		/* provided by MPI_Init_thread */
+	pid_t main_tid;			/* the thread that initialized MPI */
+	char job_id[SHM_JOB_ID_LEN + 1];
+	int singleton;			/* started without shmrun */
+	struct shm_seg ctl_seg;		/* the control segment (singleton: anonymous) */
+	struct shm_job_hdr *job;	/* == ctl_seg.base */
+	struct shm_rank_ctl *self;	/* this rank's control block */
+	unsigned spins;			/* spin rounds before a futex sleep */
+};
+
+extern struct runtime rt;
+
+void runtime_not_active(const char *call) __attribute__((noreturn));
+
+/*
+ * Entry check of every MPI call that needs an initialized library: before
+ * MPI_Init or after MPI_Finalize it prints the reason and ends the process.
+ */
+static inline void runtime_check(const char *call)
+{
+	if (__builtin_expect(rt.phase != RUNTIME_ACTIVE, 0))
+		runtime_not_active(call);
+}
+
+/*
+ * End the whole job from this rank: record (rank, code) in the control
+ * segment for the launcher, flush stdio and exit.  Exit status is code's low
+ * byte, or 1 when that is 0, so an aborted job never looks successful.
+ */
+void runtime_abort_job(int code) __attribute__((noreturn));
+
+#endif

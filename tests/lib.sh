@@ -1,0 +1,48 @@
+# Helpers for the test scripts in tests/*/*.sh (sourced, POSIX sh).
+# tests/run exports SHMPI_BUILD, SHMPI_TOP, SHMRUN, SHMCC and PROGS.
+set -u
+: "${SHMPI_BUILD:?run through tests/run}"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "$*"
+	exit 77
+}
+
+# expect_eq WHAT GOT WANT
+expect_eq() {
+	[ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
+}
+
+# expect_match WHAT TEXT REGEX (grep -E)
+expect_match() {
+	printf '%s\n' "$2" | grep -Eq -- "$3" || fail "$1: '$2' does not match /$3/"
+}
+
+# The /dev/shm objects of this user's shmpi jobs.
+shm_objects() {
+	ls /dev/shm 2>/dev/null | grep "^shmpi-$(id -u)-" || true
+}
+
+# Fail if any shmpi object of this user is left in /dev/shm (tests run one
+# at a time, so every object there belongs to a job a test started).
+expect_no_shm_left() {
+	left=$(shm_objects)
+	[ -z "$left" ] || fail "left in /dev/shm after ${1:-the job}: $left"
+}
+
+# run_job OUT ERR -- shmrun args...: runs shmrun, sets $rc, and checks that
+# the job left nothing in /dev/shm.
+run_job() {
+	out=$1 err=$2
+	shift 3
+	"$SHMRUN" "$@" >"$out" 2>"$err"
+	rc=$?
+	expect_no_shm_left "shmrun $*"
+}

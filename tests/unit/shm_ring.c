@@ -1,0 +1,209 @@
+/* Check tests of shm/ring.c: records in order, wrapping, full and empty,
+ * and a producer/consumer pair of processes hammering one ring. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ring.h"
+
+static struct shm_ring *ring_new(uint64_t cap)
+{
+	struct shm_ring *r = mmap(NULL, shm_ring_size(cap), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne(r, MAP_FAILED);
+	shm_ring_init(r, cap);
+	return r;
+}
+
+static void put(struct shm_ring *r, const char *s)
+{
+	char *p = shm_ring_reserve(r, (uint32_t)strlen(s));
+
+	ck_assert_ptr_nonnull(p);
+	memcpy(p, s, strlen(s));
+	shm_ring_commit(r, p);
+}
+
+static void get(struct shm_ring *r, const char *want)
+{
+	uint32_t len;
+	char *p = shm_ring_peek(r, &len);
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(len, strlen(want));
+	ck_assert(memcmp(p, want, len) == 0);
+	shm_ring_release(r);
+}
+
+START_TEST(records_in_order)
+{
+	struct shm_ring *r = ring_new(256);
+	uint32_t len;
+
+	ck_assert_ptr_null(shm_ring_peek(r, &len));
+	put(r, "one");
+	put(r, "");
+	put(r, "three33");
+	ck_assert_uint_eq(shm_ring_used(r), 8 + 8 + 8 + 0 + 8 + 8);
+	get(r, "one");
+	get(r, "");
+	get(r, "three33");
+	ck_assert_ptr_null(shm_ring_peek(r, &len));
+	ck_assert_uint_eq(shm_ring_used(r), 0);
+}
+END_TEST
+
+START_TEST(uncommitted_record_is_invisible)
+{
+	struct shm_ring *r = ring_new(256);
+	uint32_t len;
+	char *p = shm_ring_reserve(r, 4);
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_null(shm_ring_peek(r, &len));
+	shm_ring_commit(r, p);
+	ck_assert_ptr_nonnull(shm_ring_peek(r, &len));
+}
+END_TEST
+
+START_TEST(full_ring_refuses_then_accepts)
+{
+	struct shm_ring *r = ring_new(256);
+	char big[120];
+	int n = 0;
+
+	memset(big, 'x', sizeof(big));
+	big[sizeof(big) - 1] = '\0';
+	ck_assert_uint_eq(shm_ring_max_record(r), 120);
+	ck_assert_ptr_null(shm_ring_reserve(r, 121));
+	while (shm_ring_reserve(r, 40)) {
+		shm_ring_commit(r, shm_ring_reserve(r, 40));
+		n++;
+	}
+	ck_assert_int_eq(n, 256 / 48);
+	/* 16 bytes are left: a record of up to 8 bytes still fits, 9 do not */
+	ck_assert(!shm_ring_fits(r, 9));
+	ck_assert(shm_ring_fits(r, 8));
+	ck_assert_ptr_null(shm_ring_reserve(r, 9));
+	shm_ring_commit(r, shm_ring_reserve(r, 8));
+	ck_assert(!shm_ring_fits(r, 0));
+	ck_assert_ptr_null(shm_ring_reserve(r, 0));
+	{
+		uint32_t len;
+
+		ck_assert_ptr_nonnull(shm_ring_peek(r, &len));
+		shm_ring_release(r);
+	}
+	ck_assert_ptr_nonnull(shm_ring_reserve(r, 40));
+}
+END_TEST
+
+START_TEST(wrapping_pads_to_the_end)
+{
+	struct shm_ring *r = ring_new(128);
+	char s[60];
+
+	/* 3 records of 8+40: the third does not fit before the end (96+48 > 128) */
+	memset(s, 'a', 40);
+	s[40] = '\0';
+	put(r, s);
+	put(r, s);
+	get(r, s);
+	get(r, s);
+	s[0] = 'b';
+	ck_assert(shm_ring_fits(r, 40));
+	put(r, s);		/* needs a pad of 32 at 96, lands at 0 */
+	ck_assert_uint_eq(atomic_load(&r->tail), 96 + 32 + 48);
+	get(r, s);
+	ck_assert_uint_eq(shm_ring_used(r), 0);
+	/* the largest record fits in any position once the ring is empty */
+	for (int i = 0; i < 10; i++) {
+		char m[57];
+
+		memset(m, 'c' + i, 56);
+		m[56] = '\0';
+		put(r, m);
+		get(r, m);
+		put(r, "z");
+		get(r, "z");
+	}
+}
+END_TEST
+
+/*
+ * Two processes: the producer writes records of pseudo-random sizes, each
+ * filled with bytes derived from its sequence number; the consumer checks
+ * every byte and the order.  The ring is small, so it wraps and fills
+ * thousands of times.
+ */
+START_TEST(two_process_hammer)
+{
+	const uint32_t records = 200000;
+	struct shm_ring *r = ring_new(1024);
+	pid_t pid = fork();
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		unsigned seed = 1;
+
+		for (uint32_t i = 0; i < records; i++) {
+			uint32_t len = 4 + (uint32_t)rand_r(&seed) % 500;
+			unsigned char *p;
+
+			while (!(p = shm_ring_reserve(r, len)))
+				shm_cpu_relax();
+			memcpy(p, &i, 4);
+			for (uint32_t k = 4; k < len; k++)
+				p[k] = (unsigned char)(i + k);
+			shm_ring_commit(r, p);
+		}
+		_exit(0);
+	}
+	unsigned seed = 1, bad = 0;
+
+	for (uint32_t i = 0; i < records; i++) {
+		uint32_t want = 4 + (uint32_t)rand_r(&seed) % 500, len, seq;
+		unsigned char *p;
+
+		while (!(p = shm_ring_peek(r, &len)))
+			shm_cpu_relax();
+		memcpy(&seq, p, 4);
+		if (len != want || seq != i)
+			bad++;
+		for (uint32_t k = 4; k < len; k++)
+			bad += p[k] != (unsigned char)(i + k);
+		shm_ring_release(r);
+	}
+	int status;
+
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_uint_eq(bad, 0);
+	ck_assert_uint_eq(shm_ring_used(r), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("shm_ring");
+	TCase *tc = tcase_create("ring");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, records_in_order);
+	tcase_add_test(tc, uncommitted_record_is_invisible);
+	tcase_add_test(tc, full_ring_refuses_then_accepts);
+	tcase_add_test(tc, wrapping_pads_to_the_end);
+	tcase_add_test(tc, two_process_hammer);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,355 @@
+/*
+ * shmrun's command line: one table, one entry per option, from which both
+ * the parser and --help are made.
+ *
+ * Options come before the program; the first argument that is not an
+ * option (or the one after "--") is the program, and everything after it
+ * belongs to the program untouched.  Every option is spelt with one or two
+ * dashes (-np, --np, -tag-output); a value follows as the next argument or
+ * after '=' (--timeout=2.5), and a one-letter option also takes it attached
+ * (-n4, -xFOO=1).  Each default is a string parsed by the same code as a
+ * value on the command line, so the default shown is the default used.  A
+ * malformed value is an error, never ignored.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shmrun.h"
+
+enum opt_type {
+	OPT_RANKS,	/* long: 1 to RUN_MAX_RANKS */
+	OPT_SECONDS,	/* double: >= 0, fractions allowed */
+	OPT_FLAG,	/* bool: set, takes no value */
+	OPT_ENV,	/* appended to the -x list; repeatable */
+};
+
+struct opt {
+	const char *name;	/* without dashes */
+	const char *alias;	/* another spelling, or NULL */
+	enum opt_type type;
+	const char *metavar;	/* the value in --help; NULL for flags */
+	const char *def;	/* default as parsed, or NULL for none */
+	size_t off;		/* the field in struct run_opts */
+	const char *help;
+};
+
+#define OFF(field) offsetof(struct run_opts, field)
+
+static const struct opt opts_table[] = {
+	{ "n", "np", OPT_RANKS, "N", NULL, OFF(nranks),
+	  "number of ranks, 1 to 4096" },
+	{ "x", NULL, OPT_ENV, "VAR[=VALUE]", NULL, OFF(xvars),
+	  "give the ranks VAR=VALUE, or VAR as shmrun has it\n"
+	  "(unset if shmrun has none); repeatable, last one wins" },
+	{ "tag-output", NULL, OPT_FLAG, NULL, "off", OFF(tag_output),
+	  "prefix every line of output with \"[rank] \"" },
+	{ "timeout", NULL, OPT_SECONDS, "S", "0", OFF(timeout_s),
+	  "stop the job after S seconds (fractions allowed;\n"
+	  "0: never)" },
+	{ "kill-grace", NULL, OPT_SECONDS, "S", "3", OFF(grace_s),
+	  "seconds between stopping the ranks (the forwarded\n"
+	  "signal or SIGTERM) and SIGKILL" },
+	{ "verbose", "v", OPT_FLAG, NULL, "off", OFF(verbose),
+	  "say what shmrun does (job id, oversubscription)\n"
+	  "on stderr" },
+	{ "cleanup", NULL, OPT_FLAG, NULL, NULL, OFF(cleanup),
+	  "remove what dead jobs left in /dev/shm, then exit" },
+	{ "help", "h", OPT_FLAG, NULL, NULL, OFF(help),
+	  "show this help and exit" },
+	{ "version", "V", OPT_FLAG, NULL, NULL, OFF(version),
+	  "show shmrun's version and exit" },
+};
+
+#define OPTS_COUNT (sizeof(opts_table) / sizeof(opts_table[0]))
+
+static void __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "shmrun: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nshmrun: try 'shmrun --help'\n");
+	va_end(ap);
+}
+
+static int parse_ranks(const char *s, long *out)
+{
+	char *end;
+	long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end != '\0' || v < 1 || v > RUN_MAX_RANKS)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	/* digits and a point only: no sign, "inf", "nan" or hex */
+	if (!((*s >= '0' && *s <= '9') || *s == '.') || strpbrk(s, "xXpP"))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end != '\0' || !isfinite(v) || v < 0 ||
+	    v > 1e9)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_env(const char *s, struct run_opts *o)
+{
+	const char **more;
+	size_t namelen = strcspn(s, "=");
+
+	if (namelen == 0)
+		return -EINVAL;
+	for (size_t i = 0; i < run_env_nvars; i++) {
+		if (strlen(run_env_vars[i].name) == namelen &&
+		    strncmp(run_env_vars[i].name, s, namelen) == 0)
+			return -EPERM;
+	}
+	more = realloc(o->xvars, (o->nxvars + 1) * sizeof(*more));
+	if (!more)
+		return -ENOMEM;
+	more[o->nxvars++] = s;
+	o->xvars = more;
+	return 0;
+}
+
+/* Store value (NULL for a flag) into the option's field. */
+static int opt_set(const struct opt *opt, const char *value, struct run_opts *o)
+{
+	char *field = (char *)o + opt->off;
+	int rc = -EINVAL;
+
+	switch (opt->type) {
+	case OPT_RANKS:
+		rc = parse_ranks(value, (long *)field);
+		break;
+	case OPT_SECONDS:
+		rc = parse_seconds(value, (double *)field);
+		break;
+	case OPT_FLAG:
+		/* a default of "off" is the only value a flag is given */
+		*(bool *)field = value == NULL;
+		rc = value == NULL || strcmp(value, "off") == 0 ? 0 : -EINVAL;
+		break;
+	case OPT_ENV:
+		rc = parse_env(value, o);
+		break;
+	}
+	return rc;
+}
+
+static const char *opt_value_error(const struct opt *opt, int rc)
+{
+	if (rc == -EPERM)
+		return "%s %s: shmrun sets this variable for every rank itself";
+	switch (opt->type) {
+	case OPT_RANKS:
+		return "%s: '%s' is not a number of ranks (1 to 4096)";
+	case OPT_SECONDS:
+		return "%s: '%s' is not a number of seconds (like 2 or 0.5)";
+	case OPT_ENV:
+		return "%s: '%s' is not VAR or VAR=VALUE";
+	case OPT_FLAG:
+		break;
+	}
+	return "%s: takes no value ('%s')";
+}
+
+static const struct opt *opt_find(const char *name, size_t len)
+{
+	for (size_t i = 0; i < OPTS_COUNT; i++) {
+		const struct opt *opt = &opts_table[i];
+
+		if ((strlen(opt->name) == len && strncmp(opt->name, name, len) == 0) ||
+		    (opt->alias && strlen(opt->alias) == len &&
+		     strncmp(opt->alias, name, len) == 0))
+			return opt;
+	}
+	return NULL;
+}
+
+/*
+ * Parse the option at argv[*i]: its value is after '=', attached to a
+ * one-letter name, or the next argument.  Advances *i past what it used.
+ */
+static int opt_parse_one(int argc, char **argv, int *i, struct run_opts *o)
+{
+	const char *arg = argv[*i];
+	const char *name = arg + (arg[1] == '-' ? 2 : 1);
+	size_t len = strcspn(name, "=");
+	const char *value = name[len] == '=' ? name + len + 1 : NULL;
+	const struct opt *opt = opt_find(name, len);
+	int rc;
+
+	if (!opt && arg[1] != '-' && len > 1) {
+		/* -n4, -xFOO=1: a one-letter option with its value attached */
+		opt = opt_find(name, 1);
+		if (opt && opt->type != OPT_FLAG)
+			value = name + 1;
+		else
+			opt = NULL;
+	}
+	if (!opt) {
+		usage_error("unknown option '%s'", arg);
+		return -EINVAL;
+	}
+	if (opt->type != OPT_FLAG && !value) {
+		if (*i + 1 >= argc) {
+			usage_error("%s needs a value (%s)", arg, opt->metavar);
+			return -EINVAL;
+		}
+		value = argv[++*i];
+	} else if (opt->type == OPT_FLAG && value) {
+		usage_error("%s takes no value", arg);
+		return -EINVAL;
+	}
+	(*i)++;
+	rc = opt_set(opt, value, o);
+	if (rc == -ENOMEM) {
+		fprintf(stderr, "shmrun: out of memory\n");
+		return rc;
+	}
+	if (rc < 0) {
+		usage_error(opt_value_error(opt, rc), arg, value ? value : "");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int run_opts_parse(struct run_opts *o, int argc, char **argv)
+{
+	int i = 1, rc;
+
+	memset(o, 0, sizeof(*o));
+	for (size_t k = 0; k < OPTS_COUNT; k++) {
+		/* the table's defaults must parse: a bad one is our bug */
+		if (opts_table[k].def && opt_set(&opts_table[k], opts_table[k].def, o) < 0) {
+			fprintf(stderr, "shmrun: bad default for --%s\n", opts_table[k].name);
+			return -EINVAL;
+		}
+	}
+	while (i < argc && argv[i][0] == '-' && argv[i][1] != '\0') {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		rc = opt_parse_one(argc, argv, &i, o);
+		if (rc < 0)
+			goto err_free;
+	}
+	o->argv = argv + i;
+	if (o->help || o->version)
+		return 0;
+	if (o->cleanup) {
+		if (i < argc || o->nranks) {
+			usage_error("--cleanup takes no program and no -n");
+			rc = -EINVAL;
+			goto err_free;
+		}
+		return 0;
+	}
+	if (!o->nranks) {
+		if (i < argc)
+			usage_error("-n N is missing");
+		else
+			usage_error("usage: shmrun -n N [options] program [args]");
+		rc = -EINVAL;
+		goto err_free;
+	}
+	if (i >= argc) {
+		usage_error("no program to run");
+		rc = -EINVAL;
+		goto err_free;
+	}
+	return 0;
+
+err_free:
+	run_opts_free(o);
+	return rc;
+}
+
+void run_opts_free(struct run_opts *o)
+{
+	free(o->xvars);
+	o->xvars = NULL;
+	o->nxvars = 0;
+}
+
+static void help_option(const struct opt *opt)
+{
+	char left[64];
+	const char *dash = strlen(opt->name) > 1 ? "--" : "-";
+	const char *adash = opt->alias && strlen(opt->alias) > 1 && opt->type == OPT_FLAG ?
+			    "--" : "-";
+	const char *line = opt->help;
+	int n;
+
+	n = snprintf(left, sizeof(left), "%s%s", dash, opt->name);
+	if (opt->alias)
+		n += snprintf(left + n, sizeof(left) - (size_t)n, ", %s%s", adash, opt->alias);
+	if (opt->metavar)
+		snprintf(left + n, sizeof(left) - (size_t)n, " %s", opt->metavar);
+	/* the help text's lines, indented under one another */
+	while (*line) {
+		size_t len = strcspn(line, "\n");
+
+		printf("  %-22s%.*s\n", left, (int)len, line);
+		left[0] = '\0';
+		line += len + (line[len] == '\n');
+	}
+	if (opt->type == OPT_RANKS)
+		printf("  %-22s(required)\n", "");
+	else if (opt->def || opt->type != OPT_FLAG)
+		printf("  %-22s(default: %s)\n", "", opt->def ? opt->def : "none");
+}
+
+void run_opts_help(void)
+{
+	printf("usage: shmrun -n N [options] program [args...]\n"
+	       "Run N processes (ranks) of an MPI program as one shmpi job on this machine.\n"
+	       "Options come before the program; every argument after it is the program's.\n"
+	       "\noptions:\n");
+	for (size_t i = 0; i < OPTS_COUNT; i++)
+		help_option(&opts_table[i]);
+	printf("\nThe ranks get shmrun's environment (with the -x changes) and:\n");
+	for (size_t i = 0; i < run_env_nvars; i++) {
+		static const char *const what[] = {
+			[RUN_ENV_RANK] = "the rank, 0 to N-1",
+			[RUN_ENV_SIZE] = "N",
+			[RUN_ENV_JOB] = "the job id",
+		};
+
+		printf("  %-28s%s\n", run_env_vars[i].name, what[run_env_vars[i].value]);
+	}
+	printf("Rank 0 reads shmrun's stdin, the others /dev/null.  Each rank's stdout\n"
+	       "and stderr go to shmrun's, in whole lines.  A signal (INT, TERM, HUP,\n"
+	       "QUIT) is forwarded to the ranks, which get SIGKILL after the grace\n"
+	       "period; a second signal kills them at once.  When a rank fails, the\n"
+	       "others get SIGTERM, then SIGKILL after the grace period.\n"
+	       "\nexit status:\n"
+	       "  0       every rank exited with 0\n"
+	       "  N       the exit status of the first rank that failed (1 if it left\n"
+	       "          between MPI_Init and MPI_Finalize; the rank's status if it\n"
+	       "          called MPI_Abort)\n"
+	       "  128+S   the first rank that failed, or shmrun, was killed by signal S\n"
+	       "  124     --timeout expired\n"
+	       "  125     bad usage, or shmrun's own error\n"
+	       "  126     the program is not executable\n"
+	       "  127     the program was not found\n");
+}
