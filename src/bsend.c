@@ -1,13 +1,17 @@
 /*
  * MPI_Buffer_attach, MPI_Buffer_detach, MPI_Bsend and MPI_Ibsend.
  *
- * A buffered message is packed into the attach buffer behind a small header
- * (MPI_BSEND_OVERHEAD bytes with its alignment) and then belongs to the
- * progress engine, which pushes it out whenever it runs in this rank: the
- * data reaches the receiver only through the sender's engine, never through
- * the receiver alone.  Blocks are kept in a list sorted by offset and placed
- * first-fit, so space freed out of order is reused.
+ * A buffered message is packed into the attach buffer and then belongs to
+ * the progress engine, which pushes it out whenever it runs in this rank:
+ * the data reaches the receiver only through the sender's engine, never
+ * through the receiver alone.  Each message takes its size plus
+ * MPI_BSEND_OVERHEAD bytes of the buffer, exactly what the standard tells
+ * users to provide, so a buffer sized by that rule always suffices; the
+ * bookkeeping itself lives outside the buffer.  Blocks are kept in a list
+ * sorted by offset and placed first-fit, so space freed out of order is
+ * reused.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,14 +26,11 @@
 #include "state.h"
 
 struct bsend_block {
-	size_t off;			/* of this header in the buffer */
-	size_t len;			/* header + data, 8-aligned */
+	size_t off;			/* of the packed data in the buffer */
+	size_t len;			/* data + MPI_BSEND_OVERHEAD */
 	struct bsend_block *next;	/* by offset */
 	struct request *req;
 };
-
-_Static_assert(sizeof(struct bsend_block) + 8 <= MPI_BSEND_OVERHEAD,
-	       "a buffered message's bookkeeping fits MPI_BSEND_OVERHEAD");
 
 static struct {
 	char *buf;
@@ -39,33 +40,32 @@ static struct {
 	int nblocks;
 } bsend;
 
-/* A free run of len bytes (first fit), linked in; NULL if none. */
-static struct bsend_block *bsend_alloc(size_t len)
+/* A free run of len bytes (first fit), linked in; -ENOMEM if none. */
+static int bsend_alloc(size_t len, struct bsend_block **out)
 {
 	struct bsend_block **link = &bsend.blocks, *b;
 	size_t at = 0;
-	char *base = (char *)(((uintptr_t)bsend.buf + 7) & ~(uintptr_t)7);
-	size_t usable = bsend.size - (size_t)(base - bsend.buf);
 
-	if (bsend.size < (size_t)(base - bsend.buf))
-		return NULL;
 	for (;;) {
-		size_t end = *link ? (*link)->off : usable;
+		size_t end = *link ? (*link)->off : bsend.size;
 
 		if (end >= at && end - at >= len)
 			break;
 		if (!*link)
-			return NULL;
+			return -ENOSPC;
 		at = (*link)->off + (*link)->len;
 		link = &(*link)->next;
 	}
-	b = (struct bsend_block *)(base + at);
+	b = malloc(sizeof(*b));
+	if (!b)
+		return -ENOMEM;
 	b->off = at;
 	b->len = len;
 	b->next = *link;
 	*link = b;
 	bsend.nblocks++;
-	return b;
+	*out = b;
+	return 0;
 }
 
 static void bsend_unlink(struct bsend_block *b)
@@ -76,34 +76,35 @@ static void bsend_unlink(struct bsend_block *b)
 		link = &(*link)->next;
 	*link = b->next;
 	bsend.nblocks--;
+	free(b);
 }
 
 int bsend_start(struct comm *c, const void *buf, MPI_Count count,
 		struct datatype *dt, int dest, int tag)
 {
 	size_t bytes = (size_t)count * (size_t)dt->size;
-	size_t data_off = (sizeof(struct bsend_block) + 7) & ~(size_t)7;
 	struct bsend_block *b;
 	struct request *r;
+	int rc;
 
 	if (!bsend.attached)
 		return MPI_ERR_BUFFER;
-	b = bsend_alloc(data_off + ((bytes + 7) & ~(size_t)7));
-	if (!b)
-		return MPI_ERR_BUFFER;
+	rc = bsend_alloc(bytes + MPI_BSEND_OVERHEAD, &b);
+	if (rc < 0)
+		return rc == -ENOSPC ? MPI_ERR_BUFFER : MPI_ERR_NO_MEM;
 	r = req_new(REQ_BSEND, 0);
 	if (!r) {
 		bsend_unlink(b);
 		return MPI_ERR_NO_MEM;
 	}
-	dt_pack(dt, buf, 0, (char *)b + data_off, bytes);
+	dt_pack(dt, buf, 0, bsend.buf + b->off, bytes);
 	b->req = r;
 	r->owner = b;
 	r->comm = c;
 	r->peer = dest;
 	r->peer_world = comm_world_rank(c, dest);
 	r->tag = tag;
-	r->sbuf = (char *)b + data_off;
+	r->sbuf = bsend.buf + b->off;
 	r->count = (MPI_Count)bytes;
 	r->dt = dt_get(MPI_BYTE);
 	r->bytes = bytes;

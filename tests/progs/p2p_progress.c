@@ -1,0 +1,165 @@
+/*
+ * Weak progress inside MPI: data moves whenever the sender is in any MPI
+ * call, blocked or testing (seed 002: blocked procedures and repeatedly
+ * called test procedures guarantee progress).  Two ranks; large messages,
+ * so the data needs the sender's engine chunk by chunk.
+ *   p2p_progress [test]
+ */
+#include "testutil.h"
+
+#define BIG ((size_t)8 << 20)
+
+static int rank, size;
+
+/* The sender blocks in an unrelated receive; its engine still pushes the
+ * chunks of its earlier Isend, which the peer needs before it can send the
+ * message that ends the sender's receive. */
+static void test_blocked_sender(void)
+{
+	unsigned char *b = malloc(BIG);
+	int token = 0;
+
+	if (rank == 0) {
+		MPI_Request req;
+
+		tu_fill(b, BIG, 0, 1);
+		CHECK_MPI(MPI_Isend(b, (int)BIG, MPI_BYTE, 1, 1, MPI_COMM_WORLD, &req));
+		CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+		CHECK(token == 42);
+		CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+	} else if (rank == 1) {
+		CHECK_MPI(MPI_Recv(b, (int)BIG, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+		CHECK(tu_verify(b, BIG, 0, 1));
+		token = 42;
+		CHECK_MPI(MPI_Send(&token, 1, MPI_INT, 0, 2, MPI_COMM_WORLD));
+	}
+	free(b);
+}
+
+/* The same with a buffered message and the sender blocked in a barrier. */
+static void test_bsend_then_barrier(void)
+{
+	unsigned char *b = malloc(BIG);
+	char *buf = malloc(BIG + MPI_BSEND_OVERHEAD), *got;
+	int got_size;
+
+	if (rank == 0) {
+		tu_fill(b, BIG, 0, 2);
+		CHECK_MPI(MPI_Buffer_attach(buf, (int)(BIG + MPI_BSEND_OVERHEAD)));
+		CHECK_MPI(MPI_Bsend(b, (int)BIG, MPI_BYTE, 1, 3, MPI_COMM_WORLD));
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+		CHECK_MPI(MPI_Buffer_detach(&got, &got_size));
+	} else if (rank == 1) {
+		CHECK_MPI(MPI_Recv(b, (int)BIG, MPI_BYTE, 0, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+		CHECK(tu_verify(b, BIG, 0, 2));
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	} else {
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	}
+	free(b);
+	free(buf);
+}
+
+/* A sender that only calls one test procedure in a loop gets its data out:
+ * which procedure is the argument. */
+static void test_sender_only_tests(const char *how)
+{
+	unsigned char *b = malloc(BIG);
+
+	if (rank == 0) {
+		MPI_Request req;
+		MPI_Status st;
+		int flag = 0, index, outcount, idx[1], token;
+
+		tu_fill(b, BIG, 0, 4);
+		CHECK_MPI(MPI_Isend(b, (int)BIG, MPI_BYTE, 1, 4, MPI_COMM_WORLD, &req));
+		while (!flag) {
+			if (!strcmp(how, "test")) {
+				CHECK_MPI(MPI_Test(&req, &flag, &st));
+			} else if (!strcmp(how, "testany")) {
+				CHECK_MPI(MPI_Testany(1, &req, &index, &flag, &st));
+			} else if (!strcmp(how, "testall")) {
+				CHECK_MPI(MPI_Testall(1, &req, &flag, MPI_STATUSES_IGNORE));
+			} else if (!strcmp(how, "testsome")) {
+				CHECK_MPI(MPI_Testsome(1, &req, &outcount, idx, MPI_STATUSES_IGNORE));
+				flag = outcount == 1;
+			} else if (!strcmp(how, "iprobe")) {
+				/* rank 1 answers only once it has all the data,
+				 * which only Iprobe's engine passes push out */
+				CHECK_MPI(MPI_Iprobe(1, 5, MPI_COMM_WORLD, &flag, &st));
+			} else {
+				CHECK_MPI(MPI_Request_get_status(req, &flag, &st));
+			}
+		}
+		if (!strcmp(how, "iprobe"))
+			CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 1, 5, MPI_COMM_WORLD,
+					   MPI_STATUS_IGNORE));
+		if (req != MPI_REQUEST_NULL)
+			CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+	} else if (rank == 1) {
+		int token = 1;
+
+		CHECK_MPI(MPI_Recv(b, (int)BIG, MPI_BYTE, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+		CHECK(tu_verify(b, BIG, 0, 4));
+		if (!strcmp(how, "iprobe"))
+			CHECK_MPI(MPI_Send(&token, 1, MPI_INT, 0, 5, MPI_COMM_WORLD));
+	}
+	free(b);
+}
+
+/* Weak progress: while the sender computes outside MPI, its message does
+ * not move; the receive ends only after the sender calls MPI again. */
+static void test_weak_outside_mpi(void)
+{
+	unsigned char *b = malloc(BIG);
+
+	if (rank == 0) {
+		MPI_Request req;
+
+		tu_fill(b, BIG, 0, 6);
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+		CHECK_MPI(MPI_Isend(b, (int)BIG, MPI_BYTE, 1, 6, MPI_COMM_WORLD, &req));
+		tu_sleep_ms(500);	/* "computing" */
+		CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+	} else {
+		double t0;
+
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+		t0 = MPI_Wtime();
+		if (rank == 1) {
+			CHECK_MPI(MPI_Recv(b, (int)BIG, MPI_BYTE, 0, 6, MPI_COMM_WORLD,
+					   MPI_STATUS_IGNORE));
+			CHECK(MPI_Wtime() - t0 > 0.4);
+			CHECK(tu_verify(b, BIG, 0, 6));
+		}
+	}
+	free(b);
+}
+
+static void test_via_test(void) { test_sender_only_tests("test"); }
+static void test_via_testany(void) { test_sender_only_tests("testany"); }
+static void test_via_testall(void) { test_sender_only_tests("testall"); }
+static void test_via_testsome(void) { test_sender_only_tests("testsome"); }
+static void test_via_iprobe(void) { test_sender_only_tests("iprobe"); }
+static void test_via_get_status(void) { test_sender_only_tests("get_status"); }
+
+int main(int argc, char **argv)
+{
+	const char *which = argc > 1 ? argv[1] : "all";
+
+	tu_init(&argc, &argv);
+	rank = tu_rank;
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	CHECK(size >= 2);
+	TU_RUN("blocked", test_blocked_sender);
+	TU_RUN("bsend_barrier", test_bsend_then_barrier);
+	TU_RUN("test", test_via_test);
+	TU_RUN("testany", test_via_testany);
+	TU_RUN("testall", test_via_testall);
+	TU_RUN("testsome", test_via_testsome);
+	TU_RUN("iprobe", test_via_iprobe);
+	TU_RUN("get_status", test_via_get_status);
+	TU_RUN("weak", test_weak_outside_mpi);
+	MPI_Finalize();
+	return 0;
+}
