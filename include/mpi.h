@@ -35,6 +35,9 @@ typedef int MPI_Fint;
 typedef int MPI_Comm;
 typedef int MPI_Datatype;
 typedef int MPI_Errhandler;
+typedef int MPI_Group;
+typedef int MPI_Info;
+typedef int MPI_Op;
 typedef int MPI_Request;
 
 typedef struct MPI_Status {
@@ -98,7 +101,29 @@ typedef struct MPI_Status {
 #define MPI_SHORT_INT ((MPI_Datatype)0x4c000025)
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x4c000026)
 
+#define MPI_GROUP_NULL ((MPI_Group)0x08000000)
+#define MPI_GROUP_EMPTY ((MPI_Group)0x48000000)
+
+#define MPI_OP_NULL ((MPI_Op)0x10000000)
+#define MPI_MAX ((MPI_Op)0x50000001)
+#define MPI_MIN ((MPI_Op)0x50000002)
+#define MPI_SUM ((MPI_Op)0x50000003)
+#define MPI_PROD ((MPI_Op)0x50000004)
+#define MPI_LAND ((MPI_Op)0x50000005)
+#define MPI_BAND ((MPI_Op)0x50000006)
+#define MPI_LOR ((MPI_Op)0x50000007)
+#define MPI_BOR ((MPI_Op)0x50000008)
+#define MPI_LXOR ((MPI_Op)0x50000009)
+#define MPI_BXOR ((MPI_Op)0x5000000a)
+#define MPI_MINLOC ((MPI_Op)0x5000000b)
+#define MPI_MAXLOC ((MPI_Op)0x5000000c)
+#define MPI_REPLACE ((MPI_Op)0x5000000d)
+#define MPI_NO_OP ((MPI_Op)0x5000000e)
+
 #define MPI_REQUEST_NULL ((MPI_Request)0x14000000)
+
+#define MPI_INFO_NULL ((MPI_Info)0x1c000000)
+#define MPI_INFO_ENV ((MPI_Info)0x5c000000)
 
 /* ---- special values --------------------------------------------------- */
 
@@ -120,11 +145,57 @@ typedef struct MPI_Status {
 #define MPI_MAX_OBJECT_NAME 128
 
 #define MPI_UNDEFINED (-32766)
+#define MPI_KEYVAL_INVALID (-1)
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+
+/* results of MPI_Group_compare and MPI_Comm_compare */
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+/* MPI_Comm_split_type */
+#define MPI_COMM_TYPE_SHARED 1
+
+/* predefined attribute keyvals */
+#define MPI_TAG_UB 1
+#define MPI_HOST 2
+#define MPI_IO 3
+#define MPI_WTIME_IS_GLOBAL 4
+#define MPI_UNIVERSE_SIZE 5
+#define MPI_LASTUSEDCODE 6
+#define MPI_APPNUM 7
 
 #define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_FUNNELED 1
 #define MPI_THREAD_SERIALIZED 2
 #define MPI_THREAD_MULTIPLE 3
+
+/* ---- datatype constructors -------------------------------------------- */
+
+#define MPI_COMBINER_NAMED 1
+#define MPI_COMBINER_DUP 2
+#define MPI_COMBINER_CONTIGUOUS 3
+#define MPI_COMBINER_VECTOR 4
+#define MPI_COMBINER_HVECTOR_INTEGER 5
+#define MPI_COMBINER_HVECTOR 6
+#define MPI_COMBINER_INDEXED 7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED 9
+#define MPI_COMBINER_INDEXED_BLOCK 10
+#define MPI_COMBINER_STRUCT_INTEGER 11
+#define MPI_COMBINER_STRUCT 12
+#define MPI_COMBINER_SUBARRAY 13
+#define MPI_COMBINER_DARRAY 14
+#define MPI_COMBINER_F90_REAL 15
+#define MPI_COMBINER_F90_COMPLEX 16
+#define MPI_COMBINER_F90_INTEGER 17
+#define MPI_COMBINER_RESIZED 18
+#define MPI_COMBINER_HINDEXED_BLOCK 19
+
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
 
 /* ---- error classes (MPI-3.1 table 8.1, in its order) ------------------- */
 
@@ -207,6 +278,14 @@ typedef struct MPI_Status {
 /* ---- callback types ---------------------------------------------------- */
 
 typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
+
+/* the predefined attribute callbacks */
+int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_COMM_DUP_FN(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
 
 /* ---- the profiling interface: declare MPI_X and PMPI_X alike ------------ */
 
@@ -227,12 +306,73 @@ SHMPI_DECLARE(int, Get_processor_name, (char *name, int *resultlen))
 SHMPI_DECLARE(double, Wtime, (void))
 SHMPI_DECLARE(double, Wtick, (void))
 
+/* groups */
+SHMPI_DECLARE(int, Group_size, (MPI_Group group, int *size))
+SHMPI_DECLARE(int, Group_rank, (MPI_Group group, int *rank))
+SHMPI_DECLARE(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group *newgroup))
+SHMPI_DECLARE(int, Group_translate_ranks, (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]))
+SHMPI_DECLARE(int, Group_compare, (MPI_Group group1, MPI_Group group2, int *result))
+SHMPI_DECLARE(int, Group_free, (MPI_Group *group))
+
 /* communicators */
 SHMPI_DECLARE(int, Comm_rank, (MPI_Comm comm, int *rank))
 SHMPI_DECLARE(int, Comm_size, (MPI_Comm comm, int *size))
+SHMPI_DECLARE(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
+SHMPI_DECLARE(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Comm_free, (MPI_Comm *comm))
+SHMPI_DECLARE(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
+SHMPI_DECLARE(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+SHMPI_DECLARE(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))
+SHMPI_DECLARE(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
+SHMPI_DECLARE(int, Comm_create_keyval, (MPI_Comm_copy_attr_function *comm_copy_attr_fn, MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval, void *extra_state))
+SHMPI_DECLARE(int, Comm_free_keyval, (int *comm_keyval))
+SHMPI_DECLARE(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val))
+SHMPI_DECLARE(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag))
+SHMPI_DECLARE(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval))
+
+/* info */
+SHMPI_DECLARE(int, Info_create, (MPI_Info *info))
+SHMPI_DECLARE(int, Info_set, (MPI_Info info, const char *key, const char *value))
+SHMPI_DECLARE(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value, int *flag))
+SHMPI_DECLARE(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int *flag))
+SHMPI_DECLARE(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
+SHMPI_DECLARE(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
+SHMPI_DECLARE(int, Info_delete, (MPI_Info info, const char *key))
+SHMPI_DECLARE(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
+SHMPI_DECLARE(int, Info_free, (MPI_Info *info))
+
+/* memory */
+SHMPI_DECLARE(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
+SHMPI_DECLARE(int, Free_mem, (void *base))
 
 /* collectives */
 SHMPI_DECLARE(int, Barrier, (MPI_Comm comm))
+SHMPI_DECLARE(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
+SHMPI_DECLARE(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+SHMPI_DECLARE(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm))
+SHMPI_DECLARE(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+SHMPI_DECLARE(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm))
+SHMPI_DECLARE(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+SHMPI_DECLARE(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm))
+SHMPI_DECLARE(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+SHMPI_DECLARE(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+SHMPI_DECLARE(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm))
+SHMPI_DECLARE(int, Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+SHMPI_DECLARE(int, Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+SHMPI_DECLARE(int, Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+SHMPI_DECLARE(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+SHMPI_DECLARE(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
 
 /* point-to-point */
 SHMPI_DECLARE(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm))
@@ -274,6 +414,43 @@ SHMPI_DECLARE(int, Cancel, (MPI_Request *request))
 SHMPI_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
 SHMPI_DECLARE(int, Start, (MPI_Request *request))
 SHMPI_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]))
+
+/* datatypes */
+SHMPI_DECLARE(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_hvector, (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_indexed, (int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_hindexed, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_indexed_block, (int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_hindexed_block, (int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_struct, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_subarray, (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_commit, (MPI_Datatype *datatype))
+SHMPI_DECLARE(int, Type_free, (MPI_Datatype *datatype))
+SHMPI_DECLARE(int, Type_size, (MPI_Datatype datatype, int *size))
+SHMPI_DECLARE(int, Type_size_x, (MPI_Datatype datatype, MPI_Count *size))
+SHMPI_DECLARE(int, Type_get_extent, (MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent))
+SHMPI_DECLARE(int, Type_get_extent_x, (MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent))
+SHMPI_DECLARE(int, Type_get_true_extent, (MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent))
+SHMPI_DECLARE(int, Type_get_true_extent_x, (MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent))
+SHMPI_DECLARE(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner))
+SHMPI_DECLARE(int, Type_get_contents, (MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
+SHMPI_DECLARE(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
+SHMPI_DECLARE(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
+SHMPI_DECLARE(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm))
+SHMPI_DECLARE(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm))
+SHMPI_DECLARE(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+SHMPI_DECLARE(int, Get_address, (const void *location, MPI_Aint *address))
+SHMPI_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+SHMPI_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+
+/* reduction ops */
+SHMPI_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
+SHMPI_DECLARE(int, Op_free, (MPI_Op *op))
+SHMPI_DECLARE(int, Op_commutative, (MPI_Op op, int *commute))
+SHMPI_DECLARE(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op))
 
 /* errors and error handlers */
 SHMPI_DECLARE(int, Error_string, (int errorcode, char *string, int *resultlen))

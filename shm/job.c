@@ -32,9 +32,16 @@ static size_t job_ranks_off(void)
 	       ~(size_t)(SHM_CACHE_LINE - 1);
 }
 
-static size_t job_chan_off(uint32_t nranks)
+static size_t job_coll_off(uint32_t nranks)
 {
 	return job_ranks_off() + (size_t)nranks * sizeof(struct shm_rank_ctl);
+}
+
+static size_t job_chan_off(uint32_t nranks)
+{
+	size_t end = job_coll_off(nranks) + shm_coll_size(nranks);
+
+	return (end + SHM_CACHE_LINE - 1) & ~(size_t)(SHM_CACHE_LINE - 1);
 }
 
 size_t shm_job_size(uint32_t nranks)
@@ -52,9 +59,12 @@ void shm_job_init(struct shm_job_hdr *hdr, uint32_t nranks)
 	hdr->ranks_off = job_ranks_off();
 	hdr->chan_off = job_chan_off(nranks);
 	hdr->chan_cap = shm_job_chan_cap(nranks);
+	hdr->coll_off = job_coll_off(nranks);
+	/* context ids 0-3 belong to MPI_COMM_WORLD and MPI_COMM_SELF */
+	atomic_store_explicit(&hdr->next_ctx, 4, memory_order_relaxed);
+	shm_coll_init(shm_job_coll(hdr), nranks);
 	atomic_store_explicit(&hdr->abort_rank, -1, memory_order_relaxed);
 	atomic_store_explicit(&hdr->abort_code, 0, memory_order_relaxed);
-	shm_barrier_init(&hdr->world_barrier);
 	for (uint32_t r = 0; r < nranks; r++) {
 		struct shm_rank_ctl *ctl = shm_job_rank(hdr, (int)r);
 
@@ -74,6 +84,7 @@ int shm_job_check(const struct shm_job_hdr *hdr, size_t mapped, uint32_t nranks)
 	if (hdr->nranks != nranks || hdr->size != shm_job_size(nranks) ||
 	    hdr->size > mapped || hdr->ranks_off != job_ranks_off() ||
 	    hdr->chan_off != job_chan_off(nranks) ||
+	    hdr->coll_off != job_coll_off(nranks) ||
 	    hdr->chan_cap != shm_job_chan_cap(nranks))
 		return -EINVAL;
 	return 0;

@@ -4,8 +4,9 @@
  * Every object of a job is named "/shmpi-<uid>-<job id>-<what>": the uid
  * keeps users apart, the job id (16 random hex digits) keeps jobs apart and
  * is unguessable.  The control segment ("-ctl") is created by the launcher
- * and holds a header, one control block per rank at `ranks_off`, and the
- * channels at `chan_off`: one ring per (sender, receiver) pair, those into
+ * and holds a header, one control block per rank at `ranks_off`, the
+ * collective area of the whole job at `coll_off`, and the channels at
+ * `chan_off`: one ring per (sender, receiver) pair, those into
  * one receiver side by side (the receiver polls them together).  The
  * launcher holds a flock on it for the job's life, so a control segment
  * nobody has locked belongs to a dead job.
@@ -25,11 +26,12 @@
 
 #include "atomic.h"
 #include "barrier.h"
+#include "coll.h"
 #include "ring.h"
 #include "wait.h"
 
 #define SHM_JOB_MAGIC 0x626f6a69706d6873ULL /* "shmpijob" */
-#define SHM_JOB_VERSION 2
+#define SHM_JOB_VERSION 3
 #define SHM_JOB_ID_LEN 16
 #define SHM_JOB_NAME_PREFIX "shmpi-"
 
@@ -79,13 +81,11 @@ struct shm_job_hdr {
 	uint64_t ranks_off;		/* offset of the rank control blocks */
 	uint64_t chan_off;		/* offset of the first ring */
 	uint64_t chan_cap;		/* data bytes of each ring */
+	uint64_t coll_off;		/* MPI_COMM_WORLD's collective area */
+	shm_atomic_u32 next_ctx;	/* context ids handed out so far */
 	shm_atomic_i32 abort_rank;	/* first rank to abort, or -1 */
 	shm_atomic_i32 abort_code;	/* its error code */
-	struct shm_barrier world_barrier __attribute__((aligned(SHM_CACHE_LINE)));
 };
-
-_Static_assert(offsetof(struct shm_job_hdr, world_barrier) % SHM_CACHE_LINE == 0,
-	       "the barrier starts a cache line");
 
 /* Data bytes of each channel ring in a job of n ranks. */
 uint64_t shm_job_chan_cap(uint32_t nranks);
@@ -112,6 +112,12 @@ static inline struct shm_ring *shm_job_ring(struct shm_job_hdr *hdr, int src, in
 
 	return (struct shm_ring *)((char *)hdr + hdr->chan_off +
 				   ((size_t)dst * hdr->nranks + (size_t)src) * stride);
+}
+
+/* The collective area of the whole job (every rank a member). */
+static inline struct shm_coll *shm_job_coll(struct shm_job_hdr *hdr)
+{
+	return (struct shm_coll *)((char *)hdr + hdr->coll_off);
 }
 
 /* A new random job id (SHM_JOB_ID_LEN lowercase hex digits + NUL). */

@@ -100,13 +100,12 @@ int bsend_start(struct comm *c, const void *buf, MPI_Count count,
 	dt_pack(dt, buf, 0, bsend.buf + b->off, bytes);
 	b->req = r;
 	r->owner = b;
-	r->comm = c;
+	req_bind(r, c, c->ctx, dt_get(MPI_BYTE));
 	r->peer = dest;
 	r->peer_world = comm_world_rank(c, dest);
 	r->tag = tag;
 	r->sbuf = bsend.buf + b->off;
 	r->count = (MPI_Count)bytes;
-	r->dt = dt_get(MPI_BYTE);
 	r->bytes = bytes;
 	r->mode = SEND_BUFFERED;
 	progress_send_start(r);
@@ -213,7 +212,7 @@ API(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
 		}
 	}
 	/* the message is in the attach buffer: the user's request is done */
-	r->comm = a.comm;
+	req_bind(r, a.comm, a.comm->ctx, a.dt);
 	req_complete(r);
 	*request = r->handle;
 	return MPI_SUCCESS;

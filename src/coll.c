@@ -1,16 +1,76 @@
 /*
- * Collective operations.  MPI_Barrier on every communicator that exists:
- * MPI_COMM_SELF needs nobody, MPI_COMM_WORLD waits in the job's shared
- * barrier with the progress engine running meanwhile (a blocked procedure
- * must keep making progress: a peer may need this rank's engine to finish
- * before it can arrive).
+ * The machinery of collectives (see coll.h) and MPI_Barrier.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "api.h"
 #include "coll.h"
 #include "comm.h"
 #include "progress.h"
 #include "runtime.h"
 #include "state.h"
+
+struct slot_wait {
+	struct shm_coll_slot *slot;
+	uint64_t value;
+};
+
+static int slot_is_free(void *arg)
+{
+	struct slot_wait *w = arg;
+
+	return shm_coll_free(w->slot, w->value);
+}
+
+static int slot_is_published(void *arg)
+{
+	struct slot_wait *w = arg;
+
+	return shm_coll_published(w->slot, w->value);
+}
+
+/* Wait in the engine for pred, publishing what we wait for. */
+static void coll_wait(struct comm *c, enum call_id call, enum wait_kind kind,
+		      int member, int (*pred)(void *), void *arg)
+{
+	if (pred(arg))
+		return;
+	state_block(call, kind, member < 0 ? -1 : comm_world_rank(c, member), 0, c->ctx);
+	progress_wait(pred, arg);
+	state_unblock(call);
+}
+
+void *coll_slot_acquire(struct comm *c, enum call_id call)
+{
+	struct slot_wait w = { shm_coll_slot(c->coll, (uint32_t)c->rank), c->coll_acks };
+
+	coll_wait(c, call, WAIT_COLL_ACK, -1, slot_is_free, &w);
+	return w.slot->data;
+}
+
+void coll_slot_publish(struct comm *c, uint64_t step, int readers)
+{
+	shm_coll_publish(shm_coll_slot(c->coll, (uint32_t)c->rank), step);
+	c->coll_acks += (uint64_t)readers;
+	for (int m = 0; m < c->size; m++)
+		if (m != c->rank)
+			progress_wake_rank(comm_world_rank(c, m));
+}
+
+const void *coll_slot_read(struct comm *c, int m, uint64_t step, enum call_id call)
+{
+	struct slot_wait w = { shm_coll_slot(c->coll, (uint32_t)m), step };
+
+	coll_wait(c, call, WAIT_COLL_DATA, m, slot_is_published, &w);
+	return w.slot->data;
+}
+
+void coll_slot_release(struct comm *c, int m)
+{
+	shm_coll_ack(shm_coll_slot(c->coll, (uint32_t)m));
+	progress_wake_rank(comm_world_rank(c, m));
+}
 
 struct barrier_wait {
 	struct shm_barrier *b;
@@ -24,20 +84,69 @@ static int barrier_passed(void *arg)
 	return shm_barrier_passed(w->b, w->gen);
 }
 
-void coll_world_barrier(enum call_id call)
+void coll_barrier(struct comm *c, enum call_id call)
 {
-	struct barrier_wait w = { &rt.job->world_barrier, 0 };
+	struct barrier_wait w = { &c->coll->barrier, 0 };
 
-	if (shm_barrier_arrive(w.b, (uint32_t)rt.size, &w.gen)) {
+	if (c->size == 1)
+		return;
+	if (shm_barrier_arrive(w.b, (uint32_t)c->size, &w.gen)) {
 		/* the last to arrive wakes whoever sleeps in the barrier */
-		for (int r = 0; r < rt.size; r++)
-			if (r != rt.rank)
-				progress_wake_rank(r);
+		for (int m = 0; m < c->size; m++)
+			if (m != c->rank)
+				progress_wake_rank(comm_world_rank(c, m));
 		return;
 	}
-	state_block(call, WAIT_BARRIER, -1, 0, 0);
+	state_block(call, WAIT_BARRIER, -1, 0, c->ctx);
 	progress_wait(barrier_passed, &w);
 	state_unblock(call);
+}
+
+char *coll_allgather_packed(struct comm *c, enum call_id call, const void *buf,
+			    MPI_Count count, const struct datatype *dt, size_t bytes)
+{
+	size_t chunk = coll_slot_bytes(c), total = bytes * (size_t)c->size;
+	uint64_t base = coll_begin(c);
+	char *all = malloc(total ? total : 1);
+
+	(void)count;
+	if (!all)
+		return NULL;
+	dt_pack(dt, buf, 0, all + bytes * (size_t)c->rank, bytes);
+	for (size_t off = 0, k = 0; off < bytes; off += chunk, k++) {
+		size_t n = bytes - off < chunk ? bytes - off : chunk;
+		char *p = coll_slot_acquire(c, call);
+
+		memcpy(p, all + bytes * (size_t)c->rank + off, n);
+		coll_slot_publish(c, base + k + 1, c->size - 1);
+		for (int m = 0; m < c->size; m++) {
+			if (m == c->rank)
+				continue;
+			memcpy(all + bytes * (size_t)m + off,
+			       coll_slot_read(c, m, base + k + 1, call), n);
+			coll_slot_release(c, m);
+		}
+	}
+	return all;
+}
+
+void coll_bcast_bytes(struct comm *c, enum call_id call, void *buf, size_t bytes,
+		      int root)
+{
+	size_t chunk = coll_slot_bytes(c);
+	uint64_t base = coll_begin(c);
+
+	for (size_t off = 0, k = 0; off < bytes; off += chunk, k++) {
+		size_t n = bytes - off < chunk ? bytes - off : chunk;
+
+		if (c->rank == root) {
+			memcpy(coll_slot_acquire(c, call), (char *)buf + off, n);
+			coll_slot_publish(c, base + k + 1, c->size - 1);
+		} else {
+			memcpy((char *)buf + off, coll_slot_read(c, root, base + k + 1, call), n);
+			coll_slot_release(c, root);
+		}
+	}
 }
 
 API(int, Barrier, (MPI_Comm comm))
@@ -48,7 +157,6 @@ API(int, Barrier, (MPI_Comm comm))
 	c = comm_get(comm);
 	if (!c)
 		return comm_err_invalid(comm, "MPI_Barrier");
-	if (c->size > 1)
-		coll_world_barrier(CALL_BARRIER);
+	coll_barrier(c, CALL_BARRIER);
 	return MPI_SUCCESS;
 }

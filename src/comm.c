@@ -1,41 +1,124 @@
 /*
- * Communicator objects and the calls that ask a communicator about itself.
+ * Communicator objects, their creation (dup, split, create) and the calls
+ * that ask a communicator about itself.
+ *
+ * Creating communicators out of a parent is collective: the members trade
+ * (color, key), parent rank 0 takes a block of context ids from the job's
+ * counter and broadcasts it, the rank 0 of each new communicator creates
+ * its collective area, and after a barrier everybody maps the area of its
+ * new communicator; after a second barrier the creators unlink the names
+ * (every member has mapped them).  MPI_Comm_create_group involves only the
+ * group's members, so it trades the same facts by point-to-point messages.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "api.h"
+#include "attr.h"
+#include "coll.h"
 #include "comm.h"
+#include "info.h"
+#include "p2p.h"
 #include "runtime.h"
 
 static struct comm comm_world, comm_self;
-static int comm_self_world[1];
 
-static void comm_builtin(struct comm *c, MPI_Comm h, int rank, int size,
-			 uint32_t ctx, const char *name)
+/* ---- objects ------------------------------------------------------------ */
+
+/* A communicator of group g (a new reference is taken) with context ctx. */
+static struct comm *comm_new(struct group *g, uint32_t ctx, int builtin_index,
+			     MPI_Comm builtin_handle)
 {
-	c->handle = h;
-	c->rank = rank;
-	c->size = size;
+	struct comm *c = builtin_index >= 0 ?
+			 (builtin_index == 0 ? &comm_world : &comm_self) :
+			 calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	if (builtin_index >= 0) {
+		memset(c, 0, sizeof(*c));
+		c->handle = builtin_handle;
+		handle_set_builtin(HANDLE_COMM, (unsigned)builtin_handle & 0xff, c);
+	} else if (handle_alloc(HANDLE_COMM, c, &c->handle) < 0) {
+		free(c);
+		return NULL;
+	}
+	c->refs = 1;
+	c->group = g;
+	group_ref(g);
+	c->rank = g->rank;
+	c->size = g->size;
+	c->world = g->world;
 	c->ctx = ctx;
+	c->coll_seg.fd = -1;
 	c->errh = errh_get(MPI_ERRORS_ARE_FATAL);
 	errh_ref(c->errh);
-	snprintf(c->name, sizeof(c->name), "%s", name);
-	handle_set_builtin(HANDLE_COMM, (unsigned)h & 0xff, c);
+	return c;
 }
 
-void comm_init_builtins(int rank, int size)
+static void comm_destroy(struct comm *c)
 {
-	comm_builtin(&comm_world, MPI_COMM_WORLD, rank, size, 0, "MPI_COMM_WORLD");
-	comm_builtin(&comm_self, MPI_COMM_SELF, 0, 1, 2, "MPI_COMM_SELF");
-	comm_self_world[0] = rank;
-	comm_self.world = comm_self_world;
+	if (c->coll_seg.base)
+		shm_seg_close(&c->coll_seg);
+	else if (c->coll && c != &comm_world)
+		free(c->coll);
+	attr_delete_all(ATTR_COMM, c->handle, &c->attrs);
+	info_unref(c->info);
+	errh_unref(c->errh);
+	group_unref(c->group);
+	if (!handle_is_builtin(c->handle)) {
+		handle_release(c->handle);
+		free(c);
+	}
+}
+
+void comm_ref(struct comm *c)
+{
+	c->refs++;
+}
+
+void comm_unref(struct comm *c)
+{
+	if (c && --c->refs == 0)
+		comm_destroy(c);
+}
+
+/* A collective area in process memory, for a communicator of one member. */
+static int comm_coll_private(struct comm *c)
+{
+	c->coll = calloc(1, shm_coll_size(1));
+	if (!c->coll)
+		return -ENOMEM;
+	shm_coll_init(c->coll, 1);
+	return 0;
+}
+
+int comm_init_builtins(void)
+{
+	struct group *self;
+	int me = rt.rank;
+
+	if (!comm_new(group_world(), 0, 0, MPI_COMM_WORLD))
+		return -ENOMEM;
+	comm_world.world = NULL;	/* job rank == rank: skip the table */
+	comm_world.coll = shm_job_coll(rt.job);
+	snprintf(comm_world.name, sizeof(comm_world.name), "MPI_COMM_WORLD");
+	self = group_new(&me, 1);
+	if (!self || !comm_new(self, 2, 1, MPI_COMM_SELF))
+		return -ENOMEM;
+	group_unref(self);
+	snprintf(comm_self.name, sizeof(comm_self.name), "MPI_COMM_SELF");
+	return comm_coll_private(&comm_self);
 }
 
 void comm_fini_builtins(void)
 {
-	errh_unref(comm_world.errh);
-	errh_unref(comm_self.errh);
-	comm_world.errh = comm_self.errh = NULL;
+	comm_destroy(&comm_self);
+	comm_destroy(&comm_world);
 }
 
 int comm_err_invalid(MPI_Comm comm, const char *call)
@@ -45,17 +128,403 @@ int comm_err_invalid(MPI_Comm comm, const char *call)
 			"0x%x is not a valid communicator", (unsigned)comm);
 }
 
-API(int, Comm_rank, (MPI_Comm comm, int *rank))
+/* ---- creation ----------------------------------------------------------- */
+
+static int coll_name(char *buf, size_t len, uint32_t ctx)
+{
+	char what[32];
+
+	snprintf(what, sizeof(what), "c%u", ctx);
+	return shm_job_name(buf, len, geteuid(), rt.job_id, what);
+}
+
+/* The new communicator's rank 0: create its collective area. */
+static int comm_coll_create(struct comm *c)
+{
+	char name[SHM_NAME_MAX];
+	int rc;
+
+	if (c->size == 1)
+		return comm_coll_private(c);
+	coll_name(name, sizeof(name), c->ctx);
+	rc = shm_seg_create(&c->coll_seg, name, shm_coll_size((uint32_t)c->size), 0);
+	if (rc < 0)
+		return rc;
+	c->coll = c->coll_seg.base;
+	shm_coll_init(c->coll, (uint32_t)c->size);
+	return 0;
+}
+
+/* Any other member: map the area its rank 0 created. */
+static int comm_coll_open(struct comm *c)
+{
+	char name[SHM_NAME_MAX];
+	int rc;
+
+	if (c->size == 1)
+		return comm_coll_private(c);
+	coll_name(name, sizeof(name), c->ctx);
+	rc = shm_seg_open(&c->coll_seg, name);
+	if (rc < 0)
+		return rc;
+	c->coll = c->coll_seg.base;
+	rc = shm_coll_check(c->coll, c->coll_seg.size, (uint32_t)c->size);
+	if (rc < 0) {
+		shm_seg_close(&c->coll_seg);
+		c->coll = NULL;
+	}
+	return rc;
+}
+
+static void comm_coll_unlink(struct comm *c)
+{
+	char name[SHM_NAME_MAX];
+
+	if (c->size > 1) {
+		coll_name(name, sizeof(name), c->ctx);
+		shm_seg_unlink(name);
+	}
+}
+
+struct member {
+	int color, key, rank;
+};
+
+static int member_order(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+
+	if (x->color != y->color)
+		return x->color < y->color ? -1 : 1;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->rank - y->rank;
+}
+
+/*
+ * Collective over parent: each member joins the new communicator of its
+ * color (ordered by key, then parent rank), or none for MPI_UNDEFINED.
+ * *out is the new communicator or NULL.  Returns an MPI error class.
+ */
+static int comm_split_do(struct comm *parent, enum call_id call, int color, int key,
+			 struct comm **out)
+{
+	int mine[2] = { color, key }, ncolors = 0, my_index = -1, n = 0, rc = MPI_SUCCESS;
+	struct member *m = NULL;
+	struct comm *c = NULL;
+	uint32_t base = 0;
+	int *world = NULL, *all;
+
+	*out = NULL;
+	all = (int *)coll_allgather_packed(parent, call, mine, 2, dt_get(MPI_INT),
+					   2 * sizeof(int));
+	m = malloc(sizeof(*m) * (size_t)parent->size);
+	world = malloc(sizeof(int) * (size_t)parent->size);
+	if (!all || !m || !world) {
+		/* every member must still take part in the steps below */
+		rc = MPI_ERR_NO_MEM;
+	}
+	for (int r = 0; all && m && r < parent->size; r++)
+		m[r] = (struct member){ all[2 * r], all[2 * r + 1], r };
+	if (m && all)
+		qsort(m, (size_t)parent->size, sizeof(*m), member_order);
+	for (int i = 0; m && all && i < parent->size; i++) {
+		if (m[i].color == MPI_UNDEFINED)
+			continue;
+		if (i == 0 || m[i].color != m[i - 1].color)
+			ncolors++;
+		if (m[i].color == color) {
+			if (my_index < 0)
+				my_index = ncolors - 1;
+			world[n++] = comm_world_rank(parent, m[i].rank);
+		}
+	}
+	if (parent->rank == 0)
+		base = atomic_fetch_add_explicit(&rt.job->next_ctx, 2u * (uint32_t)ncolors,
+						 memory_order_relaxed);
+	coll_bcast_bytes(parent, call, &base, sizeof(base), 0);
+	if (rc == MPI_SUCCESS && color != MPI_UNDEFINED) {
+		struct group *g = group_new(world, n);
+
+		c = g ? comm_new(g, base + 2u * (uint32_t)my_index, -1, 0) : NULL;
+		if (g)
+			group_unref(g);
+		if (!c)
+			rc = MPI_ERR_NO_MEM;
+		else if (c->rank == 0 && comm_coll_create(c) < 0)
+			rc = MPI_ERR_NO_MEM;
+	}
+	coll_barrier(parent, call);
+	if (c && c->rank != 0 && rc == MPI_SUCCESS && comm_coll_open(c) < 0)
+		rc = MPI_ERR_INTERN;
+	coll_barrier(parent, call);
+	if (c && c->rank == 0 && c->coll)
+		comm_coll_unlink(c);
+	free(all);
+	free(m);
+	free(world);
+	if (rc != MPI_SUCCESS) {
+		if (c)
+			comm_unref(c);
+		return rc;
+	}
+	*out = c;
+	return MPI_SUCCESS;
+}
+
+/* Hand a new communicator (or none) to the caller; inherit from parent. */
+static int comm_out(struct comm *parent, struct comm *c, MPI_Comm *newcomm, int dup)
+{
+	if (!c) {
+		*newcomm = MPI_COMM_NULL;
+		return MPI_SUCCESS;
+	}
+	/* the error handler is inherited (MPI 3.1, 6.4.2 and 8.3) */
+	errh_ref(parent->errh);
+	errh_unref(c->errh);
+	c->errh = parent->errh;
+	if (dup) {
+		int rc = attr_copy_all(ATTR_COMM, parent->handle, parent->attrs, c->handle,
+				       &c->attrs);
+
+		if (rc != MPI_SUCCESS) {
+			comm_unref(c);
+			return rc;
+		}
+	}
+	*newcomm = c->handle;
+	return MPI_SUCCESS;
+}
+
+static int comm_check(const char *call, MPI_Comm comm, struct comm **c, const void *out,
+		      const char *outname)
+{
+	*c = comm_get(comm);
+	if (!*c)
+		return comm_err_invalid(comm, call);
+	if (!out)
+		return err_comm(comm, call, MPI_ERR_ARG, outname, "is NULL");
+	return MPI_SUCCESS;
+}
+
+static int comm_dup_common(const char *call, MPI_Comm comm, struct info *info,
+			   MPI_Comm *newcomm)
+{
+	struct comm *p, *c;
+	int rc;
+
+	if ((rc = comm_check(call, comm, &p, newcomm, "newcomm")) != MPI_SUCCESS)
+		return rc;
+	rc = comm_split_do(p, CALL_COMM_CREATE, 0, p->rank, &c);
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, call, rc, NULL, "cannot create the communicator");
+	rc = comm_out(p, c, newcomm, 1);
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, call, rc, NULL, "an attribute copy callback failed");
+	if (info)
+		c->info = info_dup_internal(info);
+	else if (p->info)
+		c->info = info_dup_internal(p->info);
+	return MPI_SUCCESS;
+}
+
+API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
+{
+	runtime_check("MPI_Comm_dup");
+	return comm_dup_common("MPI_Comm_dup", comm, NULL, newcomm);
+}
+
+API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
+{
+	struct info *i = NULL;
+
+	runtime_check("MPI_Comm_dup_with_info");
+	if (info != MPI_INFO_NULL && !(i = info_get(info)))
+		return err_comm(comm, "MPI_Comm_dup_with_info", MPI_ERR_INFO, "info",
+				"0x%x is not a valid info object", (unsigned)info);
+	return comm_dup_common("MPI_Comm_dup_with_info", comm, i, newcomm);
+}
+
+API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
+{
+	struct comm *p, *c;
+	int rc;
+
+	runtime_check("MPI_Comm_split");
+	if ((rc = comm_check("MPI_Comm_split", comm, &p, newcomm, "newcomm")) != MPI_SUCCESS)
+		return rc;
+	if (color < 0 && color != MPI_UNDEFINED)
+		return err_comm(comm, "MPI_Comm_split", MPI_ERR_ARG, "color",
+				"%d is negative and not MPI_UNDEFINED", color);
+	rc = comm_split_do(p, CALL_COMM_CREATE, color, key, &c);
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, "MPI_Comm_split", rc, NULL,
+				"cannot create the communicator");
+	return comm_out(p, c, newcomm, 0);
+}
+
+/* Every rank of the job shares memory: MPI_COMM_TYPE_SHARED is one color. */
+API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info,
+			   MPI_Comm *newcomm))
+{
+	struct comm *p, *c;
+	int rc;
+
+	runtime_check("MPI_Comm_split_type");
+	if ((rc = comm_check("MPI_Comm_split_type", comm, &p, newcomm, "newcomm")) !=
+	    MPI_SUCCESS)
+		return rc;
+	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+		return err_comm(comm, "MPI_Comm_split_type", MPI_ERR_ARG, "split_type",
+				"%d is not MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
+				split_type);
+	if (info != MPI_INFO_NULL && !info_get(info))
+		return err_comm(comm, "MPI_Comm_split_type", MPI_ERR_INFO, "info",
+				"0x%x is not a valid info object", (unsigned)info);
+	rc = comm_split_do(p, CALL_COMM_CREATE, split_type == MPI_UNDEFINED ?
+			   MPI_UNDEFINED : 0, key, &c);
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, "MPI_Comm_split_type", rc, NULL,
+				"cannot create the communicator");
+	return comm_out(p, c, newcomm, 0);
+}
+
+/* Whether g's members are all members of comm c. */
+static int group_within(const struct group *g, const struct comm *c)
+{
+	for (int r = 0; r < g->size; r++)
+		if (comm_rank_of_world(c, g->world[r]) == MPI_UNDEFINED)
+			return 0;
+	return 1;
+}
+
+API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
+{
+	struct comm *p, *c;
+	struct group *g;
+	int rc;
+
+	runtime_check("MPI_Comm_create");
+	if ((rc = comm_check("MPI_Comm_create", comm, &p, newcomm, "newcomm")) != MPI_SUCCESS)
+		return rc;
+	g = group_get(group);
+	if (!g)
+		return err_comm(comm, "MPI_Comm_create", MPI_ERR_GROUP, "group",
+				"0x%x is not a valid group", (unsigned)group);
+	if (!group_within(g, p))
+		return err_comm(comm, "MPI_Comm_create", MPI_ERR_GROUP, "group",
+				"is not a subgroup of the communicator's group");
+	/* the group's order is the new rank order: the group rank is the key */
+	rc = comm_split_do(p, CALL_COMM_CREATE, g->rank == MPI_UNDEFINED ?
+			   MPI_UNDEFINED : 0, g->rank, &c);
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, "MPI_Comm_create", rc, NULL,
+				"cannot create the communicator");
+	return comm_out(p, c, newcomm, 0);
+}
+
+/*
+ * Only the group's members call it: the group's rank 0 takes a context id,
+ * creates the area and tells each member by message (on the parent's
+ * internal context, with the user's tag); each member maps the area and
+ * acknowledges; then the name goes.
+ */
+API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
+{
+	struct comm *p, *c;
+	struct group *g;
+	uint32_t ctx = 0;
+	int rc, ack = 0;
+
+	runtime_check("MPI_Comm_create_group");
+	if ((rc = comm_check("MPI_Comm_create_group", comm, &p, newcomm, "newcomm")) !=
+	    MPI_SUCCESS)
+		return rc;
+	g = group_get(group);
+	if (!g)
+		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_GROUP, "group",
+				"0x%x is not a valid group", (unsigned)group);
+	if (!group_within(g, p) || g->rank == MPI_UNDEFINED)
+		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_GROUP, "group",
+				"must be a subgroup of the communicator holding the caller");
+	if (tag < 0 || tag > P2P_TAG_UB)
+		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_TAG, "tag",
+				"%d is not a valid tag", tag);
+	if (g->rank == 0)
+		ctx = atomic_fetch_add_explicit(&rt.job->next_ctx, 2, memory_order_relaxed);
+	c = comm_new(g, 0, -1, 0);
+	if (!c)
+		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_NO_MEM, NULL,
+				"out of memory");
+	if (g->rank == 0) {
+		c->ctx = ctx;
+		rc = comm_coll_create(c) < 0 ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+		for (int r = 1; r < g->size; r++) {
+			uint32_t tell = rc == MPI_SUCCESS ? ctx : UINT32_MAX;
+
+			p2p_internal_send(p, comm_rank_of_world(p, g->world[r]), tag,
+					  &tell, sizeof(tell), CALL_COMM_CREATE);
+		}
+		for (int r = 1; r < g->size; r++) {
+			int got = 0;
+
+			p2p_internal_recv(p, comm_rank_of_world(p, g->world[r]), tag,
+					  &got, sizeof(got), CALL_COMM_CREATE);
+			if (got != 0)
+				rc = MPI_ERR_INTERN;
+		}
+		if (c->coll)
+			comm_coll_unlink(c);
+	} else {
+		p2p_internal_recv(p, comm_rank_of_world(p, g->world[0]), tag, &ctx,
+				  sizeof(ctx), CALL_COMM_CREATE);
+		c->ctx = ctx;
+		rc = ctx == UINT32_MAX ? MPI_ERR_NO_MEM :
+		     comm_coll_open(c) < 0 ? MPI_ERR_INTERN : MPI_SUCCESS;
+		ack = rc == MPI_SUCCESS ? 0 : 1;
+		p2p_internal_send(p, comm_rank_of_world(p, g->world[0]), tag, &ack,
+				  sizeof(ack), CALL_COMM_CREATE);
+	}
+	if (rc != MPI_SUCCESS) {
+		comm_unref(c);
+		return err_comm(comm, "MPI_Comm_create_group", rc, NULL,
+				"cannot create the communicator");
+	}
+	return comm_out(p, c, newcomm, 0);
+}
+
+API(int, Comm_free, (MPI_Comm *comm))
 {
 	struct comm *c;
 
-	runtime_check("MPI_Comm_rank");
-	c = comm_get(comm);
-	if (!c)
-		return comm_err_invalid(comm, "MPI_Comm_rank");
-	if (!rank)
-		return err_comm(comm, "MPI_Comm_rank", MPI_ERR_ARG, "rank",
+	runtime_check("MPI_Comm_free");
+	if (!comm)
+		return err_comm(MPI_COMM_WORLD, "MPI_Comm_free", MPI_ERR_ARG, "comm",
 				"is NULL");
+	c = comm_get(*comm);
+	if (!c)
+		return comm_err_invalid(*comm, "MPI_Comm_free");
+	if (handle_is_builtin(*comm))
+		return err_comm(*comm, "MPI_Comm_free", MPI_ERR_COMM, "comm",
+				"%s cannot be freed", c->name);
+	/* the delete callbacks run now; the object goes once no operation
+	 * uses it any more */
+	attr_delete_all(ATTR_COMM, c->handle, &c->attrs);
+	comm_unref(c);
+	*comm = MPI_COMM_NULL;
+	return MPI_SUCCESS;
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+API(int, Comm_rank, (MPI_Comm comm, int *rank))
+{
+	struct comm *c;
+	int rc;
+
+	runtime_check("MPI_Comm_rank");
+	if ((rc = comm_check("MPI_Comm_rank", comm, &c, rank, "rank")) != MPI_SUCCESS)
+		return rc;
 	*rank = c->rank;
 	return MPI_SUCCESS;
 }
@@ -63,14 +532,89 @@ API(int, Comm_rank, (MPI_Comm comm, int *rank))
 API(int, Comm_size, (MPI_Comm comm, int *size))
 {
 	struct comm *c;
+	int rc;
 
 	runtime_check("MPI_Comm_size");
-	c = comm_get(comm);
-	if (!c)
-		return comm_err_invalid(comm, "MPI_Comm_size");
-	if (!size)
-		return err_comm(comm, "MPI_Comm_size", MPI_ERR_ARG, "size",
-				"is NULL");
+	if ((rc = comm_check("MPI_Comm_size", comm, &c, size, "size")) != MPI_SUCCESS)
+		return rc;
 	*size = c->size;
+	return MPI_SUCCESS;
+}
+
+API(int, Comm_group, (MPI_Comm comm, MPI_Group *group))
+{
+	struct comm *c;
+	int rc;
+
+	runtime_check("MPI_Comm_group");
+	if ((rc = comm_check("MPI_Comm_group", comm, &c, group, "group")) != MPI_SUCCESS)
+		return rc;
+	group_ref(c->group);
+	*group = c->group->handle;
+	return MPI_SUCCESS;
+}
+
+API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
+{
+	struct comm *a, *b;
+	int rc;
+
+	runtime_check("MPI_Comm_compare");
+	if ((rc = comm_check("MPI_Comm_compare", comm1, &a, result, "result")) !=
+	    MPI_SUCCESS)
+		return rc;
+	b = comm_get(comm2);
+	if (!b)
+		return comm_err_invalid(comm2, "MPI_Comm_compare");
+	if (a == b) {
+		*result = MPI_IDENT;
+		return MPI_SUCCESS;
+	}
+	rc = PMPI_Group_compare(a->group->handle, b->group->handle, result);
+	/* the same group in the same order, but another context */
+	if (rc == MPI_SUCCESS && *result == MPI_IDENT)
+		*result = MPI_CONGRUENT;
+	return rc;
+}
+
+API(int, Comm_test_inter, (MPI_Comm comm, int *flag))
+{
+	struct comm *c;
+	int rc;
+
+	runtime_check("MPI_Comm_test_inter");
+	if ((rc = comm_check("MPI_Comm_test_inter", comm, &c, flag, "flag")) != MPI_SUCCESS)
+		return rc;
+	*flag = 0;	/* no intercommunicators */
+	return MPI_SUCCESS;
+}
+
+API(int, Comm_set_name, (MPI_Comm comm, const char *comm_name))
+{
+	struct comm *c;
+	int rc;
+
+	runtime_check("MPI_Comm_set_name");
+	if ((rc = comm_check("MPI_Comm_set_name", comm, &c, comm_name, "comm_name")) !=
+	    MPI_SUCCESS)
+		return rc;
+	snprintf(c->name, sizeof(c->name), "%s", comm_name);
+	return MPI_SUCCESS;
+}
+
+API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
+{
+	struct comm *c;
+	int rc;
+
+	runtime_check("MPI_Comm_get_name");
+	if ((rc = comm_check("MPI_Comm_get_name", comm, &c, comm_name, "comm_name")) !=
+	    MPI_SUCCESS)
+		return rc;
+	if (!resultlen)
+		return err_comm(comm, "MPI_Comm_get_name", MPI_ERR_ARG, "resultlen",
+				"is NULL");
+	snprintf(comm_name, MPI_MAX_OBJECT_NAME, "%s", c->name);
+	*resultlen = (int)strlen(comm_name);
 	return MPI_SUCCESS;
 }

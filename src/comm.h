@@ -1,6 +1,13 @@
 /*
- * Communicators.  MPI_COMM_WORLD is every rank of the job, MPI_COMM_SELF is
- * this rank alone.
+ * Communicators.
+ *
+ * Each communicator owns two context ids: ctx for the user's point-to-point
+ * messages and ctx + 1 for the library's own messages on it, so the two
+ * never match.  Context ids are unique in the job: whoever creates
+ * communicators takes a block from the job's counter.  Each communicator
+ * also has a collective area in shared memory (shm/coll.h):
+ * MPI_COMM_WORLD's lives in the job's control segment, every other one in
+ * a segment of its own that its rank 0 creates.
  */
 #ifndef SRC_COMM_H
 #define SRC_COMM_H
@@ -8,21 +15,33 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "../shm/coll.h"
+#include "../shm/seg.h"
 #include "errhandler.h"
+#include "group.h"
 #include "handle.h"
 
-/*
- * Each communicator owns two context ids: ctx for point-to-point messages and
- * ctx + 1 for the library's own traffic on it, so the two never match.
- */
+struct attr;
+struct info;
+
 struct comm {
 	MPI_Comm handle;
+	int refs;		/* the handle, plus each request using it */
 	int rank;
 	int size;
 	uint32_t ctx;
-	int *world;		/* job rank of each member; NULL: the identity */
+	struct group *group;
+	const int *world;	/* group->world; NULL for MPI_COMM_WORLD (identity) */
 	struct errhandler *errh;
+	struct attr *attrs;
+	struct info *info;
 	char name[MPI_MAX_OBJECT_NAME];
+
+	/* collectives (coll.c) */
+	struct shm_coll *coll;
+	struct shm_seg coll_seg;	/* its mapping, unless MPI_COMM_WORLD's */
+	uint64_t coll_seq;		/* collectives this member has begun */
+	uint64_t coll_acks;		/* acknowledgements its slot awaits, ever */
 };
 
 /* The job rank of member r of c. */
@@ -34,24 +53,27 @@ static inline int comm_world_rank(const struct comm *c, int r)
 /* The rank in c of job rank w, or MPI_UNDEFINED if w is no member. */
 static inline int comm_rank_of_world(const struct comm *c, int w)
 {
+	int r;
+
 	if (!c->world)
 		return w;
-	for (int r = 0; r < c->size; r++)
-		if (c->world[r] == w)
-			return r;
-	return MPI_UNDEFINED;
+	r = c->group->index[w];
+	return r >= 0 ? r : MPI_UNDEFINED;
 }
 
 /* Set up MPI_COMM_WORLD and MPI_COMM_SELF (MPI_Init) and drop them again. */
-void comm_init_builtins(int rank, int size);
+int comm_init_builtins(void);
 void comm_fini_builtins(void);
-
-/* Raise MPI_ERR_COMM for an invalid handle passed to `call`. */
-int comm_err_invalid(MPI_Comm comm, const char *call);
 
 static inline struct comm *comm_get(MPI_Comm h)
 {
 	return handle_get(h, HANDLE_COMM);
 }
+
+void comm_ref(struct comm *c);
+void comm_unref(struct comm *c);
+
+/* Raise MPI_ERR_COMM for an invalid handle passed to `call`. */
+int comm_err_invalid(MPI_Comm comm, const char *call);
 
 #endif

@@ -1,32 +1,32 @@
 /*
- * Datatype objects: the predefined ones, and the pack/unpack engine.
+ * Datatype objects: the predefined ones, reference counting, the checks
+ * other layers use, and the pack/unpack engine.
+ *
+ * Packing walks the flattened typemap: stream offset off is element
+ * off / size, byte off % size of it, found in the runs by binary search on
+ * their stream positions; from there the runs are copied in order, element
+ * after element, so a chunk of a message may start and end anywhere.
  */
 #include <complex.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
 #include "datatype.h"
-
-/* The pair types of MAXLOC/MINLOC, laid out as C lays out these structs. */
-struct pair_float_int { float v; int i; };
-struct pair_double_int { double v; int i; };
-struct pair_long_int { long v; int i; };
-struct pair_2int { int v; int i; };
-struct pair_short_int { short v; int i; };
-struct pair_long_double_int { long double v; int i; };
-
-#define DT_NBUILTIN 39
+#include "errhandler.h"
 
 static struct datatype dt_builtins[DT_NBUILTIN];
 static struct dt_block dt_builtin_blocks[DT_NBUILTIN][2];
+static struct dt_rrun dt_builtin_rruns[DT_NBUILTIN];
 
-static void dt_builtin(MPI_Datatype h, const char *name, MPI_Aint size)
+static void dt_builtin(MPI_Datatype h, const char *name, MPI_Aint size, int align)
 {
-	unsigned i = (unsigned)h & 0xff;
+	unsigned i = dt_builtin_index(h);
 	struct datatype *dt = &dt_builtins[i];
 	struct dt_block *b = dt_builtin_blocks[i];
 
@@ -34,24 +34,32 @@ static void dt_builtin(MPI_Datatype h, const char *name, MPI_Aint size)
 	dt->refs = 1;
 	dt->committed = 1;
 	dt->size = dt->extent = dt->true_extent = size;
+	dt->lb = dt->true_lb = 0;
 	dt->nblocks = 1;
 	dt->blocks = b;
 	b[0] = (struct dt_block){ .disp = 0, .len = size, .pos = 0,
 				  .basic_size = (int)size };
 	dt->contig = 1;
+	dt->basic = h;
+	dt->nrruns = 1;
+	dt->rruns = &dt_builtin_rruns[i];
+	dt->rruns[0] = (struct dt_rrun){ .disp = 0, .count = 1 };
+	dt->align = align;
+	dt->sticky = 0;
+	dt->contents = (struct dt_contents){ .combiner = MPI_COMBINER_NAMED };
 	snprintf(dt->name, sizeof(dt->name), "%s", name);
 	handle_set_builtin(HANDLE_DATATYPE, i, dt);
 }
 
 /* A pair type: value of vsize at 0, an int at ioff, extent of the struct. */
 static void dt_builtin_pair(MPI_Datatype h, const char *name, MPI_Aint vsize,
-			    MPI_Aint ioff, MPI_Aint extent)
+			    MPI_Aint ioff, MPI_Aint extent, int align)
 {
-	unsigned i = (unsigned)h & 0xff;
+	unsigned i = dt_builtin_index(h);
 	struct datatype *dt = &dt_builtins[i];
 	struct dt_block *b = dt_builtin_blocks[i];
 
-	dt_builtin(h, name, vsize);
+	dt_builtin(h, name, vsize, align);
 	dt->size = vsize + (MPI_Aint)sizeof(int);
 	dt->extent = extent;
 	dt->true_extent = ioff + (MPI_Aint)sizeof(int);
@@ -67,54 +75,117 @@ static void dt_builtin_pair(MPI_Datatype h, const char *name, MPI_Aint vsize,
 	dt->contig = 0;
 }
 
-#define PAIR(h, t) dt_builtin_pair(h, #h, sizeof(((struct t *)0)->v), \
-				   offsetof(struct t, i), sizeof(struct t))
+#define BASIC(h, t) dt_builtin(h, #h, sizeof(t), _Alignof(t))
+#define PAIR(h, t) dt_builtin_pair(h, #h, sizeof(((struct t *)0)->v),   \
+				   offsetof(struct t, i), sizeof(struct t), \
+				   _Alignof(struct t))
 
 /* Needs no MPI_Init: the table only depends on the C ABI. */
 void dt_init_builtins(void)
 {
-	dt_builtin(MPI_CHAR, "MPI_CHAR", sizeof(char));
-	dt_builtin(MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", sizeof(signed char));
-	dt_builtin(MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", sizeof(unsigned char));
-	dt_builtin(MPI_BYTE, "MPI_BYTE", 1);
-	dt_builtin(MPI_WCHAR, "MPI_WCHAR", sizeof(wchar_t));
-	dt_builtin(MPI_SHORT, "MPI_SHORT", sizeof(short));
-	dt_builtin(MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", sizeof(unsigned short));
-	dt_builtin(MPI_INT, "MPI_INT", sizeof(int));
-	dt_builtin(MPI_UNSIGNED, "MPI_UNSIGNED", sizeof(unsigned));
-	dt_builtin(MPI_LONG, "MPI_LONG", sizeof(long));
-	dt_builtin(MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", sizeof(unsigned long));
-	dt_builtin(MPI_LONG_LONG_INT, "MPI_LONG_LONG_INT", sizeof(long long));
-	dt_builtin(MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG",
-		   sizeof(unsigned long long));
-	dt_builtin(MPI_FLOAT, "MPI_FLOAT", sizeof(float));
-	dt_builtin(MPI_DOUBLE, "MPI_DOUBLE", sizeof(double));
+	BASIC(MPI_CHAR, char);
+	BASIC(MPI_SIGNED_CHAR, signed char);
+	BASIC(MPI_UNSIGNED_CHAR, unsigned char);
+	BASIC(MPI_BYTE, unsigned char);
+	BASIC(MPI_WCHAR, wchar_t);
+	BASIC(MPI_SHORT, short);
+	BASIC(MPI_UNSIGNED_SHORT, unsigned short);
+	BASIC(MPI_INT, int);
+	BASIC(MPI_UNSIGNED, unsigned);
+	BASIC(MPI_LONG, long);
+	BASIC(MPI_UNSIGNED_LONG, unsigned long);
+	BASIC(MPI_LONG_LONG_INT, long long);
+	BASIC(MPI_UNSIGNED_LONG_LONG, unsigned long long);
+	BASIC(MPI_FLOAT, float);
+	BASIC(MPI_DOUBLE, double);
 	/* long double carries 10 bytes of data in 16 on x86-64; MPI moves all */
-	dt_builtin(MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE", sizeof(long double));
-	dt_builtin(MPI_C_BOOL, "MPI_C_BOOL", sizeof(bool));
-	dt_builtin(MPI_INT8_T, "MPI_INT8_T", 1);
-	dt_builtin(MPI_INT16_T, "MPI_INT16_T", 2);
-	dt_builtin(MPI_INT32_T, "MPI_INT32_T", 4);
-	dt_builtin(MPI_INT64_T, "MPI_INT64_T", 8);
-	dt_builtin(MPI_UINT8_T, "MPI_UINT8_T", 1);
-	dt_builtin(MPI_UINT16_T, "MPI_UINT16_T", 2);
-	dt_builtin(MPI_UINT32_T, "MPI_UINT32_T", 4);
-	dt_builtin(MPI_UINT64_T, "MPI_UINT64_T", 8);
-	dt_builtin(MPI_AINT, "MPI_AINT", sizeof(MPI_Aint));
-	dt_builtin(MPI_COUNT, "MPI_COUNT", sizeof(MPI_Count));
-	dt_builtin(MPI_OFFSET, "MPI_OFFSET", sizeof(MPI_Offset));
-	dt_builtin(MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", sizeof(float _Complex));
-	dt_builtin(MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", sizeof(double _Complex));
-	dt_builtin(MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX",
-		   sizeof(long double _Complex));
-	dt_builtin(MPI_PACKED, "MPI_PACKED", 1);
-	PAIR(MPI_FLOAT_INT, pair_float_int);
-	PAIR(MPI_DOUBLE_INT, pair_double_int);
-	PAIR(MPI_LONG_INT, pair_long_int);
-	PAIR(MPI_2INT, pair_2int);
-	PAIR(MPI_SHORT_INT, pair_short_int);
-	PAIR(MPI_LONG_DOUBLE_INT, pair_long_double_int);
+	BASIC(MPI_LONG_DOUBLE, long double);
+	BASIC(MPI_C_BOOL, bool);
+	BASIC(MPI_INT8_T, int8_t);
+	BASIC(MPI_INT16_T, int16_t);
+	BASIC(MPI_INT32_T, int32_t);
+	BASIC(MPI_INT64_T, int64_t);
+	BASIC(MPI_UINT8_T, uint8_t);
+	BASIC(MPI_UINT16_T, uint16_t);
+	BASIC(MPI_UINT32_T, uint32_t);
+	BASIC(MPI_UINT64_T, uint64_t);
+	BASIC(MPI_AINT, MPI_Aint);
+	BASIC(MPI_COUNT, MPI_Count);
+	BASIC(MPI_OFFSET, MPI_Offset);
+	BASIC(MPI_C_FLOAT_COMPLEX, float _Complex);
+	BASIC(MPI_C_DOUBLE_COMPLEX, double _Complex);
+	BASIC(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex);
+	BASIC(MPI_PACKED, unsigned char);
+	PAIR(MPI_FLOAT_INT, dt_pair_float_int);
+	PAIR(MPI_DOUBLE_INT, dt_pair_double_int);
+	PAIR(MPI_LONG_INT, dt_pair_long_int);
+	PAIR(MPI_2INT, dt_pair_2int);
+	PAIR(MPI_SHORT_INT, dt_pair_short_int);
+	PAIR(MPI_LONG_DOUBLE_INT, dt_pair_long_double_int);
 }
+
+/* ---- lifetime ---------------------------------------------------------- */
+
+void dt_ref(struct datatype *dt)
+{
+	if (!handle_is_builtin(dt->handle))
+		dt->refs++;
+}
+
+void dt_unref(struct datatype *dt)
+{
+	if (!dt || handle_is_builtin(dt->handle) || --dt->refs > 0)
+		return;
+	for (int i = 0; i < dt->contents.nd; i++)
+		dt_unref(dt->contents.types[i]);
+	free(dt->contents.types);
+	free(dt->contents.aints);
+	free(dt->contents.ints);
+	free(dt->rruns);
+	free(dt->blocks);
+	free(dt);
+}
+
+/* ---- checks for other layers ------------------------------------------- */
+
+int dt_check_use(MPI_Comm comm, const char *call, MPI_Datatype h,
+		 struct datatype **out)
+{
+	struct datatype *dt = dt_get(h);
+
+	if (!dt)
+		return err_comm(comm, call, MPI_ERR_TYPE, "datatype",
+				h == MPI_DATATYPE_NULL ? "is MPI_DATATYPE_NULL" :
+				"0x%x is not a valid datatype", (unsigned)h);
+	if (!dt->committed)
+		return err_comm(comm, call, MPI_ERR_TYPE, "datatype",
+				"%s is not committed", dt->name[0] ? dt->name :
+				"the derived datatype");
+	*out = dt;
+	return MPI_SUCCESS;
+}
+
+int dt_span(const struct datatype *dt, MPI_Count count, MPI_Aint *lo, MPI_Aint *hi)
+{
+	MPI_Aint step, l, h;
+
+	if (count <= 0 || dt->size == 0) {
+		*lo = *hi = 0;
+		return 0;
+	}
+	/* element i covers [i * extent + true_lb, ... + true_extent) */
+	if (__builtin_mul_overflow(count - 1, dt->extent, &step))
+		return -EOVERFLOW;
+	if (__builtin_add_overflow(dt->true_lb, step < 0 ? step : 0, &l) ||
+	    __builtin_add_overflow(dt->true_lb + dt->true_extent, step > 0 ? step : 0,
+				   &h))
+		return -EOVERFLOW;
+	*lo = l;
+	*hi = h;
+	return 0;
+}
+
+/* ---- the pack/unpack engine ------------------------------------------- */
 
 /* The run of an element that holds stream byte `within` (< dt->size). */
 static int dt_block_at(const struct datatype *dt, MPI_Aint within)
@@ -132,6 +203,13 @@ static int dt_block_at(const struct datatype *dt, MPI_Aint within)
 	return lo;
 }
 
+/* user + disp, computed on integers: user may be MPI_BOTTOM (NULL) with
+ * absolute displacements, and disp may be negative. */
+static inline char *dt_at(char *user, MPI_Aint disp)
+{
+	return (char *)((uintptr_t)user + (uintptr_t)disp);
+}
+
 /* Walk the runs covering stream bytes [off, off + len): for each piece,
  * copy between the user buffer and the packed bytes. */
 static void dt_copy(const struct datatype *dt, char *user, size_t off, char *packed,
@@ -144,7 +222,7 @@ static void dt_copy(const struct datatype *dt, char *user, size_t off, char *pac
 	if (len == 0)
 		return;
 	if (dt->contig) {
-		char *p = user + dt->blocks[0].disp + off;
+		char *p = dt_at(user, dt->blocks[0].disp + (MPI_Aint)off);
 
 		if (to_packed)
 			memcpy(packed, p, len);
@@ -159,7 +237,7 @@ static void dt_copy(const struct datatype *dt, char *user, size_t off, char *pac
 		const struct dt_block *blk = &dt->blocks[b];
 		MPI_Aint skip = within - blk->pos;
 		size_t n = (size_t)(blk->len - skip);
-		char *p = user + (MPI_Aint)elem * dt->extent + blk->disp + skip;
+		char *p = dt_at(user, (MPI_Aint)elem * dt->extent + blk->disp + skip);
 
 		if (n > len - done)
 			n = len - done;

@@ -9,6 +9,15 @@
  * (buf, count, type) by byte offset, so a message can move in chunks.  A
  * type whose elements are one gapless run is `contig`: count elements are
  * then a single memcpy.
+ *
+ * A derived type also keeps the arguments of the constructor that made it
+ * (its contents: what MPI_Type_get_contents returns), holding a reference
+ * on each type it was built from; the typemap is computed from the contents
+ * once, at construction (dt_build.c), so a type never changes after it is
+ * made.  Lifetime is by reference count: the handle holds one reference
+ * (dropped by MPI_Type_free), every type built on this one holds one, and
+ * every pending operation that keeps the struct pointer holds one
+ * (dt_ref()/dt_unref()).  Predefined types are static and never counted.
  */
 #ifndef SRC_DATATYPE_H
 #define SRC_DATATYPE_H
@@ -18,6 +27,23 @@
 
 #include "handle.h"
 
+/* Predefined types are handle_builtin(HANDLE_DATATYPE, i), 1 <= i < this. */
+#define DT_NBUILTIN 39
+
+/* The index of a predefined type's handle in the tables of predefined types. */
+static inline unsigned dt_builtin_index(MPI_Datatype h)
+{
+	return (unsigned)h & 0xff;
+}
+
+/* The pair types of MAXLOC/MINLOC, laid out as C lays out these structs. */
+struct dt_pair_float_int { float v; int i; };
+struct dt_pair_double_int { double v; int i; };
+struct dt_pair_long_int { long v; int i; };
+struct dt_pair_2int { int v; int i; };
+struct dt_pair_short_int { short v; int i; };
+struct dt_pair_long_double_int { long double v; int i; };
+
 struct dt_block {
 	MPI_Aint disp;		/* from the element's origin */
 	MPI_Aint len;		/* bytes */
@@ -25,16 +51,47 @@ struct dt_block {
 	int basic_size;		/* bytes of each basic element in the run */
 };
 
+/*
+ * For reductions (collectives, and RMA accumulates later): the basic
+ * elements of one element of the type, as runs laid out like C arrays of
+ * the basic type (stride = the basic type's extent).  A pair type such as
+ * MPI_DOUBLE_INT is itself basic here: its run is one whole struct.
+ */
+struct dt_rrun {
+	MPI_Aint disp;		/* from the element's origin */
+	MPI_Aint count;		/* basic elements, C-array layout */
+};
+
+/* The arguments of the constructor call, as MPI_Type_get_contents gives them. */
+struct dt_contents {
+	int combiner;			/* MPI_COMBINER_* */
+	int ni, na, nd;
+	int *ints;
+	MPI_Aint *aints;
+	struct datatype **types;	/* each one referenced */
+};
+
 struct datatype {
-	MPI_Datatype handle;
-	int refs;
+	MPI_Datatype handle;	/* stale once MPI_Type_free released it */
+	int refs;		/* see above; unused for predefined types */
 	int committed;
 	MPI_Aint size;		/* bytes of data in one element */
 	MPI_Aint lb, extent;
 	MPI_Aint true_lb, true_extent;
 	int nblocks;
 	struct dt_block *blocks;
-	int contig;		/* one run of `extent` bytes per element */
+	int contig;		/* count elements form one gapless run (so
+				 * size == extent and the runs follow each other
+				 * in memory from blocks[0].disp) */
+	MPI_Datatype basic;	/* the one predefined type all basic elements
+				 * share, or MPI_DATATYPE_NULL when mixed */
+	int nrruns;
+	struct dt_rrun *rruns;	/* valid when basic != MPI_DATATYPE_NULL */
+	int align;		/* alignment of the most strictly aligned basic
+				 * element: a struct type's extent is padded to it */
+	int sticky;		/* lb/extent were set explicitly (resized,
+				 * subarray): structs built on it are not padded */
+	struct dt_contents contents;	/* MPI_COMBINER_NAMED for predefined types */
 	char name[MPI_MAX_OBJECT_NAME];
 };
 
@@ -45,6 +102,36 @@ static inline struct datatype *dt_get(MPI_Datatype h)
 {
 	return handle_get(h, HANDLE_DATATYPE);
 }
+
+/* Keep dt alive while an operation uses it; no-op for predefined types. */
+void dt_ref(struct datatype *dt);
+
+/* Drop a reference (NULL and predefined types: no-op); the last one frees
+ * the type and drops its references on the types it was built from. */
+void dt_unref(struct datatype *dt);
+
+/*
+ * The type behind h for use in communication by `call`: a live handle of a
+ * committed type.  Returns MPI_SUCCESS and sets *out, or raises
+ * MPI_ERR_TYPE on comm (naming argument "datatype") and returns it.
+ */
+int dt_check_use(MPI_Comm comm, const char *call, MPI_Datatype h,
+		 struct datatype **out);
+
+/*
+ * The bytes that (count, dt) touches, relative to the buffer address:
+ * [*lo, *hi), empty (0, 0) when there is no data.  0, or -EOVERFLOW when
+ * the span does not fit in MPI_Aint.  For RMA range checks.
+ */
+int dt_span(const struct datatype *dt, MPI_Count count, MPI_Aint *lo, MPI_Aint *hi);
+
+/*
+ * Make a datatype from constructor arguments (dt_build.c): c is copied
+ * (types referenced), the typemap computed.  The caller has validated the
+ * arguments.  The new type has refs = 1, no handle, is not committed.
+ * 0, -ENOMEM, or -EOVERFLOW when a size or displacement does not fit.
+ */
+int dt_create(const struct dt_contents *c, struct datatype **out);
 
 /*
  * Copy len bytes of the packed stream of (buf, ., dt), starting at stream

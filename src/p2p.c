@@ -75,8 +75,7 @@ int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, int count,
 static void send_init(struct request *r, const void *buf, int count,
 		      const struct p2p_args *a, int dest, int tag, enum send_mode mode)
 {
-	r->comm = a->comm;
-	r->dt = a->dt;
+	req_bind(r, a->comm, a->comm->ctx, a->dt);
 	r->sbuf = buf;
 	r->count = count;
 	r->peer = dest;
@@ -89,8 +88,7 @@ static void send_init(struct request *r, const void *buf, int count,
 static void recv_init(struct request *r, void *buf, int count,
 		      const struct p2p_args *a, int source, int tag)
 {
-	r->comm = a->comm;
-	r->dt = a->dt;
+	req_bind(r, a->comm, a->comm->ctx, a->dt);
 	r->rbuf = buf;
 	r->count = count;
 	r->peer = source;
@@ -446,7 +444,7 @@ static int probe_found(void *arg)
 {
 	struct probe_wait *p = arg;
 
-	return progress_probe(p->comm, p->source, p->tag, p->status);
+	return progress_probe(p->comm, p->comm->ctx, p->source, p->tag, p->status);
 }
 
 API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
@@ -470,7 +468,7 @@ API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *sta
 	}
 	/* a test procedure: it drives the engine */
 	progress_poll();
-	*flag = progress_probe(a.comm, source, tag, status);
+	*flag = progress_probe(a.comm, a.comm->ctx, source, tag, status);
 	return MPI_SUCCESS;
 }
 
@@ -500,4 +498,47 @@ API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 		state_unblock(CALL_PROBE);
 	}
 	return MPI_SUCCESS;
+}
+
+/* The library's own messages on c (context ctx + 1): blocking, packed bytes. */
+static int p2p_internal(struct comm *c, int peer, int tag, void *buf, size_t bytes,
+			enum call_id id, int recv)
+{
+	struct request *r = req_new(recv ? REQ_RECV : REQ_SEND, 0);
+
+	if (!r)
+		return MPI_ERR_NO_MEM;
+	req_bind(r, c, c->ctx + 1, dt_get(MPI_BYTE));
+	r->count = (MPI_Count)bytes;
+	r->bytes = bytes;
+	r->peer = peer;
+	r->tag = tag;
+	if (recv) {
+		r->rbuf = buf;
+	} else {
+		r->sbuf = buf;
+		r->peer_world = comm_world_rank(c, peer);
+		r->mode = SEND_STANDARD;
+	}
+	p2p_start(r);
+	if (!r->complete) {
+		state_block(id, recv ? WAIT_RECV : WAIT_SEND, comm_world_rank(c, peer), tag,
+			    c->ctx + 1);
+		progress_wait(req_done, r);
+		state_unblock(id);
+	}
+	req_release(r);
+	return MPI_SUCCESS;
+}
+
+int p2p_internal_send(struct comm *c, int dest, int tag, const void *buf, size_t bytes,
+		      enum call_id id)
+{
+	return p2p_internal(c, dest, tag, (void *)buf, bytes, id, 0);
+}
+
+int p2p_internal_recv(struct comm *c, int source, int tag, void *buf, size_t bytes,
+		      enum call_id id)
+{
+	return p2p_internal(c, source, tag, buf, bytes, id, 1);
 }

@@ -28,6 +28,13 @@ int p2p_check_recv(const char *call, const void *buf, int count, MPI_Datatype dt
 struct request;
 void p2p_start(struct request *r);
 
+/* The library's own messages on c (its internal context), blocking. */
+#include "state.h"
+int p2p_internal_send(struct comm *c, int dest, int tag, const void *buf, size_t bytes,
+		      enum call_id id);
+int p2p_internal_recv(struct comm *c, int source, int tag, void *buf, size_t bytes,
+		      enum call_id id);
+
 /* Raise a failed buffered send (MPI_ERR_BUFFER: it does not fit). */
 int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, int count,
 		  const struct datatype *dt);

@@ -238,7 +238,7 @@ static int push_header(int dst, struct request *r)
 		.type = eager ? PKT_EAGER : PKT_RTS,
 		.flags = r->mode == SEND_SYNC ? PKT_F_SYNC : 0,
 		.tag = r->tag,
-		.ctx = r->comm->ctx,
+		.ctx = r->ctx,
 		.size = r->bytes,
 		.cookie = (uint64_t)(uintptr_t)r,
 	};
@@ -371,7 +371,7 @@ int progress_sends_pending(void)
 
 static int recv_matches(const struct request *r, int src, uint32_t ctx, int tag)
 {
-	return r->comm->ctx == ctx &&
+	return r->ctx == ctx &&
 	       (r->peer == MPI_ANY_SOURCE || r->src_world == src) &&
 	       (r->tag == MPI_ANY_TAG || r->tag == tag);
 }
@@ -480,12 +480,13 @@ int progress_recv_cancel(struct request *r)
 	return 1;
 }
 
-int progress_probe(struct comm *c, int source, int tag, MPI_Status *status)
+int progress_probe(struct comm *c, uint32_t ctx, int source, int tag,
+		   MPI_Status *status)
 {
 	int src_world = source == MPI_ANY_SOURCE ? -1 : comm_world_rank(c, source);
 
 	for (struct unexp *u = eng.unexp_head; u; u = u->next) {
-		if (u->pkt.ctx != c->ctx ||
+		if (u->pkt.ctx != ctx ||
 		    (source != MPI_ANY_SOURCE && u->src != src_world) ||
 		    (tag != MPI_ANY_TAG && u->pkt.tag != tag))
 			continue;

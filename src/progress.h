@@ -64,7 +64,8 @@ void progress_wait(int (*done)(void *), void *arg);
 /* Whether an unexpected message matches (source in comm or ANY, tag or
  * ANY); fills status (source, tag, size) if so. */
 struct comm;
-int progress_probe(struct comm *c, int source, int tag, MPI_Status *status);
+int progress_probe(struct comm *c, uint32_t ctx, int source, int tag,
+		   MPI_Status *status);
 
 /* Outgoing work this rank still has to do (queued or unfinished sends). */
 int progress_sends_pending(void);

@@ -36,12 +36,25 @@ struct request *req_new(enum req_kind kind, int with_handle)
 	return r;
 }
 
+void req_bind(struct request *r, struct comm *c, uint32_t ctx, struct datatype *dt)
+{
+	r->comm = c;
+	r->ctx = ctx;
+	r->dt = dt;
+	comm_ref(c);
+	dt_ref(dt);
+}
+
 void req_release(struct request *r)
 {
 	if (!r)
 		return;
 	if (r->handle != MPI_REQUEST_NULL)
 		handle_release(r->handle);
+	if (r->comm)
+		comm_unref(r->comm);
+	if (r->dt)
+		dt_unref(r->dt);
 	free(r);
 }
 

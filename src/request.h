@@ -51,7 +51,8 @@ struct request {
 	int cancelled;
 
 	/* the operation */
-	struct comm *comm;
+	struct comm *comm;	/* holds a reference while the request lives */
+	uint32_t ctx;		/* comm->ctx, or comm->ctx + 1 for the library's own */
 	int peer;		/* rank in comm, MPI_ANY_SOURCE, MPI_PROC_NULL */
 	int peer_world;		/* rank in the job (sends) */
 	int tag;
@@ -83,6 +84,9 @@ struct request {
 
 /* A new request (its handle, unless internal); NULL when out of memory. */
 struct request *req_new(enum req_kind kind, int with_handle);
+
+/* The communicator, context and datatype r works with (references taken). */
+void req_bind(struct request *r, struct comm *c, uint32_t ctx, struct datatype *dt);
 
 /* Drop a completed request (non-persistent) or a freed one. */
 void req_release(struct request *r);

@@ -18,11 +18,16 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "attr.h"
 #include "coll.h"
 #include "comm.h"
 #include "errhandler.h"
 #include "datatype.h"
+#include "group.h"
 #include "handle.h"
+#include "info.h"
+#include "mem.h"
+#include "op.h"
 #include "progress.h"
 #include "runtime.h"
 #include "state.h"
@@ -155,7 +160,7 @@ static unsigned runtime_spins(int nranks)
 	return nranks > cpus ? RUNTIME_SPINS_OVERSUBSCRIBED : RUNTIME_SPINS_DEDICATED;
 }
 
-static int runtime_init(const char *call, int required)
+static int runtime_init(const char *call, int required, int *argc, char ***argv)
 {
 	const char *job;
 
@@ -176,8 +181,10 @@ static int runtime_init(const char *call, int required)
 			  MPI_THREAD_SERIALIZED;
 	errh_init_builtins();
 	dt_init_builtins();
-	comm_init_builtins(rt.rank, rt.size);
-	if (progress_init() < 0)
+	op_init_builtins();
+	group_init_builtins();
+	info_init_builtins(argc ? *argc : 0, argv ? *argv : NULL);
+	if (comm_init_builtins() < 0 || progress_init() < 0)
 		runtime_die("%s: out of memory", call);
 	rt.phase = RUNTIME_ACTIVE;
 	atomic_store_explicit(&rt.self->pid, getpid(), memory_order_relaxed);
@@ -189,23 +196,19 @@ static int runtime_init(const char *call, int required)
 
 API(int, Init, (int *argc, char ***argv))
 {
-	(void)argc;
-	(void)argv;
-	return runtime_init("MPI_Init", MPI_THREAD_SINGLE);
+	return runtime_init("MPI_Init", MPI_THREAD_SINGLE, argc, argv);
 }
 
 API(int, Init_thread, (int *argc, char ***argv, int required, int *provided))
 {
 	int rc;
 
-	(void)argc;
-	(void)argv;
 	if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
 		runtime_die("MPI_Init_thread: argument required: %d is not a thread level",
 			    required);
 	if (!provided)
 		runtime_die("MPI_Init_thread: argument provided: is NULL");
-	rc = runtime_init("MPI_Init_thread", required);
+	rc = runtime_init("MPI_Init_thread", required, argc, argv);
 	*provided = rt.thread_level;
 	return rc;
 }
@@ -246,13 +249,17 @@ API(int, Finalize, (void))
 		state_unblock(CALL_FINALIZE);
 	}
 	/* collective: nobody leaves while a peer may still need it */
-	coll_world_barrier(CALL_FINALIZE);
+	coll_barrier(comm_get(MPI_COMM_WORLD), CALL_FINALIZE);
 	/* release: everything this rank did happens before the launcher's
 	 * acquire of the phase */
 	atomic_store_explicit(&rt.self->phase, SHM_RANK_FINALIZED,
 			      memory_order_release);
 	progress_fini();
+	mem_fini();
 	comm_fini_builtins();
+	group_fini_builtins();
+	info_fini_builtins();
+	attr_fini();
 	handle_reset_all();
 	shm_seg_close(&rt.ctl_seg);
 	rt.job = NULL;

@@ -20,6 +20,8 @@ enum wait_kind {
 	WAIT_PROBE,		/* a message to arrive for a probe */
 	WAIT_BSEND_DRAIN,	/* buffered messages to leave (detach, finalize) */
 	WAIT_BARRIER,		/* everybody of a communicator */
+	WAIT_COLL_DATA,		/* a member's contribution to a collective */
+	WAIT_COLL_ACK,		/* members to read this rank's contribution */
 };
 
 /* The blocking calls, by id (0 means outside MPI). */
@@ -29,6 +31,10 @@ enum call_id {
 	CALL_SENDRECV, CALL_SENDRECV_REPLACE, CALL_PROBE,
 	CALL_WAIT, CALL_WAITALL, CALL_WAITANY, CALL_WAITSOME,
 	CALL_BUFFER_DETACH, CALL_FINALIZE, CALL_BARRIER,
+	CALL_BCAST, CALL_REDUCE, CALL_ALLREDUCE, CALL_GATHER, CALL_GATHERV,
+	CALL_SCATTER, CALL_SCATTERV, CALL_ALLGATHER, CALL_ALLGATHERV,
+	CALL_ALLTOALL, CALL_ALLTOALLV, CALL_REDUCE_SCATTER_BLOCK,
+	CALL_REDUCE_SCATTER, CALL_SCAN, CALL_EXSCAN, CALL_COMM_CREATE,
 	CALL_COUNT
 };
 

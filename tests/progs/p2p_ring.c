@@ -32,6 +32,8 @@ int main(int argc, char **argv)
 	if (rank == 0)
 		printf("%d ranks, %d rounds of 1 MiB: %.3f s (%.1f ms per round)\n", size,
 		       rounds, t, t / rounds * 1e3);
+	free(s);
+	free(r);
 	MPI_Finalize();
 	return 0;
 }

@@ -18,7 +18,7 @@ expect_eq "partial timeout: status" "$rc" 124
 expect_faster "timeout 0.5 and grace 0.5" "$start" 4
 expect_eq "partial timeout: stderr" "$(cat "$TMP/err")" \
 	"shmrun: timeout after 0.5 s; still running: ranks 1, 3
-shmrun: rank 3 still running after 0.5 s; killing them"
+shmrun: rank 3 still running after 0.5 s; killing it"
 
 # a job that ends in time is not touched
 run_job "$TMP/out" "$TMP/err" -- --timeout 30 -n 2 echo fine

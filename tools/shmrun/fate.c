@@ -15,8 +15,8 @@
  * arms a timer for kill_at) or at once on a second signal.  A rank that
  * ends after that was stopped by shmrun and decides nothing.  The failing
  * rank's fate is printed once its output is drained, so it follows what the
- * rank said last.  TSTP and CONT are passed on to the ranks, and shmrun
- * stops itself after them.
+ * rank said last.  TSTP and CONT are passed on to the ranks (shmrun stops
+ * itself after passing TSTP on), so Ctrl-Z stops the whole job.
  *
  * Signals go through the pidfds (never to a reused pid) and to the ranks'
  * process group while any rank is unreaped (so its members and the group
@@ -109,8 +109,8 @@ static void fate_report(struct run_job *job, bool now)
 		return;
 	job->reported = true;
 	if (job->end == RUN_END_ABORTED)
-		/* the aborting rank stored the code before it exited (and
-		 * before its phase, released): reaped means visible */
+		/* the aborter stored the code before it exited: reaped
+		 * (or reported at the very end) means visible */
 		run_msg("rank %d called MPI_Abort (error code %d)", r,
 			atomic_load_explicit(&job->hdr->abort_code, memory_order_acquire));
 	else if (rank->code != CLD_EXITED)
@@ -136,9 +136,12 @@ void run_fate_reaped(struct run_job *job, int r)
 		fate_report(job, false);
 		return;
 	}
-	/* the rank is gone: everything it stored is visible after waitid */
+	/* acquire: pairs with the rank's release store of its phase
+	 * (runtime.c); the rank is gone, so this is its last word */
 	phase = atomic_load_explicit(&shm_job_rank(job->hdr, r)->phase,
 				     memory_order_acquire);
+	/* acquire, though the aborter stores it relaxed: a live aborter's
+	 * code is read only once it is reaped (fate_report) */
 	aborter = atomic_load_explicit(&job->hdr->abort_rank, memory_order_acquire);
 	if (aborter >= 0 && aborter < job->nranks) {
 		job->end_rank = aborter;
@@ -201,7 +204,8 @@ void run_fate_grace(struct run_job *job)
 	if (job->nlive == 0 || job->killed)
 		return;
 	fate_live_list(job, live, sizeof(live));
-	run_msg("%s still running after %g s; killing them", live, job->opts->grace_s);
+	run_msg("%s still running after %g s; killing %s", live, job->opts->grace_s,
+		job->nlive > 1 ? "them" : "it");
 	fate_kill_now(job);
 }
 

@@ -70,7 +70,8 @@ struct run_loop {
 	char relay_buf[LOOP_RELAY_BUF];
 };
 
-static struct io_uring_sqe *loop_sqe(struct run_loop *l, uint64_t data)
+/* A free SQE; the caller preps it and sets its user_data. */
+static struct io_uring_sqe *loop_sqe(struct run_loop *l)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&l->ring);
 
@@ -84,14 +85,12 @@ static struct io_uring_sqe *loop_sqe(struct run_loop *l, uint64_t data)
 			l->err = -EBUSY;
 		return NULL;
 	}
-	io_uring_prep_nop(sqe);
-	io_uring_sqe_set_data64(sqe, data);
 	return sqe;
 }
 
 static void loop_poll(struct run_loop *l, int fd, uint64_t data)
 {
-	struct io_uring_sqe *sqe = loop_sqe(l, data);
+	struct io_uring_sqe *sqe = loop_sqe(l);
 
 	if (sqe) {
 		io_uring_prep_poll_add(sqe, fd, POLLIN);
@@ -101,7 +100,7 @@ static void loop_poll(struct run_loop *l, int fd, uint64_t data)
 
 static void loop_cancel(struct run_loop *l, uint64_t target)
 {
-	struct io_uring_sqe *sqe = loop_sqe(l, LOOP_DATA(EV_CANCEL, 0));
+	struct io_uring_sqe *sqe = loop_sqe(l);
 
 	if (sqe) {
 		io_uring_prep_cancel64(sqe, target, 0);
@@ -112,7 +111,7 @@ static void loop_cancel(struct run_loop *l, uint64_t target)
 static void loop_timer(struct run_loop *l, enum loop_ev kind,
 		       struct __kernel_timespec *ts, uint64_t ns, unsigned flags)
 {
-	struct io_uring_sqe *sqe = loop_sqe(l, LOOP_DATA(kind, 0));
+	struct io_uring_sqe *sqe = loop_sqe(l);
 
 	if (!sqe)
 		return;
@@ -143,7 +142,7 @@ static void loop_read(struct run_loop *l, struct run_job *job, int r, int s)
 		loop_stream_end(job, r, s);
 		return;
 	}
-	sqe = loop_sqe(l, data);
+	sqe = loop_sqe(l);
 	if (!sqe)
 		return;
 	io_uring_prep_read(sqe, o->fd, o->buf + o->len, RUN_OUT_BUF - (unsigned)o->len, 0);
@@ -259,7 +258,7 @@ static void loop_relay_stop(struct run_loop *l, struct run_job *job)
 
 static void loop_relay_write(struct run_loop *l, struct run_job *job)
 {
-	struct io_uring_sqe *sqe = loop_sqe(l, LOOP_DATA(EV_STDIN_WRITE, 0));
+	struct io_uring_sqe *sqe = loop_sqe(l);
 
 	if (!sqe)
 		return;

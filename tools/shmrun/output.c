@@ -9,7 +9,9 @@
  *   - at EOF it is written as is, or with --tag-output as
  *     "[rank] text [no newline]\n";
  *   - without --tag-output it is also written once it has waited
- *     RUN_PARTIAL_MS (progress dots must show up);
+ *     RUN_PARTIAL_MS (progress dots must show up), but kept in the buffer
+ *     (as `sent`) until its line ends: the loop may have a read in flight
+ *     into the buffer behind it, so nothing there may move;
  *   - a line that fills the whole buffer is written in pieces, each one
  *     tagged and ended as a line of its own with --tag-output.
  * When a destination's reader goes away (EPIPE), its output is dropped and
@@ -92,13 +94,13 @@ static void out_stage_line(const struct run_out *o, const char *text, size_t n,
 	out_staged += endlen;
 }
 
-/* Write the finished lines buf[0, n), n just past a newline. */
+/* Write the finished lines buf[sent, n), n just past a newline. */
 static void out_lines(struct run_out *o, size_t n)
 {
-	const char *p = o->buf, *end = o->buf + n;
+	const char *p = o->buf + o->sent, *end = o->buf + n;
 
 	if (!o->tag) {
-		out_emit(o->dest, p, n);
+		out_emit(o->dest, p, (size_t)(end - p));
 		return;
 	}
 	while (p < end) {
@@ -110,18 +112,19 @@ static void out_lines(struct run_out *o, size_t n)
 	out_stage_flush(o->dest);
 }
 
-/* Write what is held though it is no line (yet). */
+/* Write what is held though it is no line (yet), and drop it. */
 static void out_partial(struct run_out *o, const char *end)
 {
-	if (o->len == 0)
-		return;
-	if (o->tag) {
-		out_stage_line(o, o->buf, o->len, end);
-		out_stage_flush(o->dest);
-	} else {
-		out_emit(o->dest, o->buf, o->len);
+	if (o->len > o->sent) {
+		if (o->tag) {
+			out_stage_line(o, o->buf, o->len, end);
+			out_stage_flush(o->dest);
+		} else {
+			out_emit(o->dest, o->buf + o->sent, o->len - o->sent);
+		}
 	}
 	o->len = 0;
+	o->sent = 0;
 }
 
 int run_out_init(struct run_out *o, int rank, int fd, int dest, bool tag)
@@ -137,6 +140,7 @@ int run_out_init(struct run_out *o, int rank, int fd, int dest, bool tag)
 	o->tag = tag;
 	o->reading = false;
 	o->len = 0;
+	o->sent = 0;
 	o->held_since = 0;
 	return 0;
 }
@@ -153,9 +157,10 @@ void run_out_data(struct run_out *o, size_t n, uint64_t now)
 
 		out_lines(o, done);
 		o->len -= done;
+		o->sent = 0;
 		memmove(o->buf, nl + 1, o->len);
 		o->held_since = now;
-	} else if (old == 0) {
+	} else if (old == o->sent) {
 		o->held_since = now;
 	}
 	if (o->len == RUN_OUT_BUF)
@@ -164,8 +169,12 @@ void run_out_data(struct run_out *o, size_t n, uint64_t now)
 
 void run_out_tick(struct run_out *o, uint64_t now)
 {
-	if (!o->tag && o->len > 0 && now - o->held_since >= RUN_PARTIAL_MS * RUN_NS_PER_MS)
-		out_partial(o, "");
+	/* written but kept: a read may be filling the buffer behind it */
+	if (!o->tag && o->len > o->sent &&
+	    now - o->held_since >= RUN_PARTIAL_MS * RUN_NS_PER_MS) {
+		out_emit(o->dest, o->buf + o->sent, o->len - o->sent);
+		o->sent = o->len;
+	}
 }
 
 void run_out_eof(struct run_out *o)

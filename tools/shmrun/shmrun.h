@@ -4,9 +4,10 @@
  * main.c parses the options (options.c), resolves the program (spawn.c),
  * blocks shmrun's signals (loop.c), creates the job's control segment
  * (job.c), sets up the event loop (loop.c), forks the ranks (spawn.c) and
- * runs the loop until every rank is reaped and every output pipe drained.  The loop hands the ranks' output
- * to output.c and their exits, shmrun's signals and the timers to fate.c,
- * which decides how the job ends and what shmrun exits with.  Everything is
+ * runs the loop until every rank is reaped and every output pipe drained.
+ * The loop hands the ranks' output to output.c and their exits, shmrun's
+ * signals and the timers to fate.c, which decides how the job ends and what
+ * shmrun exits with.  Everything is
  * single-threaded: the loop is the only place that waits.
  */
 #ifndef RUN_SHMRUN_H
@@ -80,13 +81,15 @@ struct run_out {
 	bool reading;		/* a read into buf is in flight (loop.c) */
 	char *buf;		/* RUN_OUT_BUF bytes */
 	size_t len;		/* bytes held: the start of an unfinished line */
-	uint64_t held_since;	/* when the held bytes arrived */
+	size_t sent;		/* of those, already written (untagged) */
+	uint64_t held_since;	/* when the oldest unwritten byte arrived */
 };
 
 int run_out_init(struct run_out *o, int rank, int fd, int dest, bool tag);
 /* n new bytes arrived at buf + len: write out every finished line. */
 void run_out_data(struct run_out *o, size_t n, uint64_t now);
-/* Write an untagged partial line that has waited long enough. */
+/* Write an untagged partial line that has waited long enough.  The only
+ * call made while a read into buf + len is in flight: it moves nothing. */
 void run_out_tick(struct run_out *o, uint64_t now);
 /* The pipe is done: write what is held and close the fd (buf stays). */
 void run_out_eof(struct run_out *o);

@@ -1,0 +1,93 @@
+/*
+ * A collective area: the shared memory that the members of one group of
+ * processes use to run collective operations on each other.
+ *
+ * It holds a barrier and one slot per member.  A collective runs in steps
+ * that every member numbers alike (1, 2, ...).  In a step a member may
+ * publish up to slot_bytes of data in its own slot: it first waits until
+ * every reader of its previous publication has acknowledged it (`acks`
+ * reaches the total it expects), writes the data, then release-stores the
+ * step number in `seq`.  A reader waits for seq == step (acquire), reads,
+ * and adds one to the writer's `acks` (release).  The writer counts, in its
+ * own memory, how many acknowledgements all its publications call for, so
+ * neither counter is ever reset.
+ *
+ * The waiting itself is the caller's business (the MPI library keeps its
+ * progress engine running); this file only lays the area out and says
+ * whether a condition holds.
+ */
+#ifndef SHM_COLL_H
+#define SHM_COLL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "atomic.h"
+#include "barrier.h"
+
+#define SHM_COLL_MAGIC 0x6c6c6f63696d6873ULL /* "shmicoll" */
+
+struct shm_coll_slot {
+	shm_atomic_u64 seq;	/* the last step published here */
+	shm_atomic_u64 acks;	/* reads of this slot, ever */
+	char pad_[SHM_CACHE_LINE - 16];
+	char data[];
+};
+
+struct shm_coll {
+	uint64_t magic;
+	uint32_t nmembers;
+	uint32_t slot_bytes;
+	char pad_[SHM_CACHE_LINE - 16];
+	struct shm_barrier barrier;
+	/* nmembers slots of sizeof(struct shm_coll_slot) + slot_bytes follow */
+};
+
+/* Data bytes of each slot for a group of n members. */
+uint32_t shm_coll_slot_bytes(uint32_t nmembers);
+
+/* Bytes a collective area for n members takes. */
+size_t shm_coll_size(uint32_t nmembers);
+
+/* Lay out a zeroed area. */
+void shm_coll_init(struct shm_coll *c, uint32_t nmembers);
+
+/* Check a mapped area: -EPROTO or -EINVAL when it is not one for n members. */
+int shm_coll_check(const struct shm_coll *c, size_t mapped, uint32_t nmembers);
+
+static inline struct shm_coll_slot *shm_coll_slot(struct shm_coll *c, uint32_t member)
+{
+	size_t stride = sizeof(struct shm_coll_slot) + c->slot_bytes;
+
+	return (struct shm_coll_slot *)((char *)(c + 1) + member * stride);
+}
+
+/* Reader: whether the member's slot holds the data of step `step`. */
+static inline int shm_coll_published(struct shm_coll_slot *s, uint64_t step)
+{
+	/* acquire: pairs with the writer's release of seq */
+	return atomic_load_explicit(&s->seq, memory_order_acquire) == step;
+}
+
+/* Reader: done with the slot's data of this step. */
+static inline void shm_coll_ack(struct shm_coll_slot *s)
+{
+	/* release: our reads of the data happen before the writer reuses it */
+	atomic_fetch_add_explicit(&s->acks, 1, memory_order_release);
+}
+
+/* Writer: whether all `expected` acknowledgements so far have come. */
+static inline int shm_coll_free(struct shm_coll_slot *s, uint64_t expected)
+{
+	/* acquire: pairs with the readers' release increments */
+	return atomic_load_explicit(&s->acks, memory_order_acquire) >= expected;
+}
+
+/* Writer: publish the data now in the slot as step `step`. */
+static inline void shm_coll_publish(struct shm_coll_slot *s, uint64_t step)
+{
+	/* release: the data is written before a reader can see the step */
+	atomic_store_explicit(&s->seq, step, memory_order_release);
+}
+
+#endif

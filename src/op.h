@@ -1,0 +1,102 @@
+/*
+ * Reduction operations: the predefined ops and user ops, and the one table
+ * of (op, basic type) kernels that collectives and RMA accumulates share.
+ *
+ * A kernel applies one predefined op to n basic elements laid out as a C
+ * array: inout[i] = in[i] op inout[i].  It keeps no state, reads each
+ * in[i] and inout[i] once and writes inout[i] once, so it serves
+ *  - reductions: op_reduce() walks a datatype's reduction runs (struct
+ *    dt_rrun) and calls the kernel once per run;
+ *  - RMA accumulates with per-element atomicity: for each target element,
+ *    load it atomically into a local `old`, copy old to `new`, call the
+ *    kernel with n = 1 on (origin element, &new), then compare-and-swap
+ *    old -> new and retry from the load if the target changed.  MPI_REPLACE
+ *    is an atomic store (or exchange, for get_accumulate), MPI_NO_OP an
+ *    atomic load; where the hardware has the fetch-op itself (integer
+ *    MPI_SUM, MPI_BAND, MPI_BOR, MPI_BXOR on 1, 2, 4, 8 bytes) op_kind()
+ *    tells the caller so it may use it directly.  Types wider than the
+ *    widest compare-and-swap (long double and its complex, the long double
+ *    pair) take a striped lock around the same kernel call.
+ * in and inout must not overlap.  Signed integer sums and products wrap
+ * (two's complement), as MPICH and Open MPI behave.
+ */
+#ifndef SRC_OP_H
+#define SRC_OP_H
+
+#include <mpi.h>
+
+#include "datatype.h"
+#include "handle.h"
+
+/* The predefined ops, numbered as their handles' low byte. */
+enum op_kind {
+	OP_USER = 0,
+	OP_MAX = 1,
+	OP_MIN,
+	OP_SUM,
+	OP_PROD,
+	OP_LAND,
+	OP_BAND,
+	OP_LOR,
+	OP_BOR,
+	OP_LXOR,
+	OP_BXOR,
+	OP_MINLOC,
+	OP_MAXLOC,
+	OP_REPLACE,
+	OP_NO_OP,
+	OP_NBUILTIN
+};
+
+/* inout[i] = in[i] op inout[i], i < n, on C arrays of one basic type. */
+typedef void (*op_kernel_t)(const void *restrict in, void *restrict inout,
+			    MPI_Aint n);
+
+struct op;
+
+static inline struct op *op_get(MPI_Op h)
+{
+	return handle_get(h, HANDLE_OP);
+}
+
+/* Register the predefined ops (MPI_Init). */
+void op_init_builtins(void);
+
+/* A pending operation keeps a user op alive across MPI_Op_free (no-op for
+ * predefined ops; unref accepts NULL). */
+void op_ref(struct op *op);
+void op_unref(struct op *op);
+
+/* Whether op is commutative (MPI_REPLACE and MPI_NO_OP are not). */
+int op_commutative(const struct op *op);
+
+/* Whether op is predefined, and which one (OP_USER for user ops). */
+int op_is_builtin(const struct op *op);
+enum op_kind op_kind(const struct op *op);
+
+/* The kernel of predefined op on predefined basic type, or NULL when the
+ * op is not defined on it (or op is a user op). */
+op_kernel_t op_kernel(const struct op *op, MPI_Datatype basic);
+
+/* The table itself (op_kernels.c): filled by op_init_builtins(), looked up
+ * by op kind (NULL for OP_USER and for pairs the standard leaves undefined). */
+void op_kernels_init(void);
+op_kernel_t op_kernel_of(enum op_kind kind, MPI_Datatype basic);
+
+/*
+ * Whether op may reduce elements of dt: MPI_SUCCESS, or MPI_ERR_OP when a
+ * predefined op is not defined on dt's basic type (or dt mixes basic
+ * types).  User ops accept every type.
+ */
+int op_check(const struct op *op, const struct datatype *dt);
+
+/*
+ * inout[i] = in[i] op inout[i] for count elements of dt; both buffers are
+ * laid out as dt describes (user layout, the same for both).  op_check()
+ * must have accepted (op, dt).  A user op gets dt's handle and at most
+ * INT_MAX elements per call.
+ */
+void op_reduce(const struct op *op, const void *in, void *inout, MPI_Count count,
+	       const struct datatype *dt);
+
+#endif
