@@ -344,6 +344,9 @@ static int reduce_do(const char *call, struct red *rd, MPI_Comm comm,
 		return err_comm(comm, call, MPI_ERR_OP, "op",
 				op == MPI_OP_NULL ? "is MPI_OP_NULL" :
 				"0x%x is not a valid op", (unsigned)op);
+	if (op_kind(rd->op) == OP_REPLACE || op_kind(rd->op) == OP_NO_OP)
+		return err_comm(comm, call, MPI_ERR_OP, "op",
+				"MPI_REPLACE and MPI_NO_OP are for RMA only");
 	if (op_check(rd->op, dt) != MPI_SUCCESS)
 		return err_comm(comm, call, MPI_ERR_OP, "op",
 				"is not defined on %s", dt->name);

@@ -272,6 +272,11 @@ static int comm_split_do(struct comm *parent, enum call_id call, int color, int 
 	return MPI_SUCCESS;
 }
 
+int comm_dup_internal(struct comm *parent, enum call_id call, struct comm **out)
+{
+	return comm_split_do(parent, call, 0, parent->rank, out);
+}
+
 /* Hand a new communicator (or none) to the caller; inherit from parent. */
 static int comm_out(struct comm *parent, struct comm *c, MPI_Comm *newcomm, int dup)
 {

@@ -70,6 +70,11 @@ static inline struct comm *comm_get(MPI_Comm h)
 	return handle_get(h, HANDLE_COMM);
 }
 
+/* A private duplicate of parent for the library's own use (collective over
+ * parent; no handle handed out).  MPI error class. */
+#include "state.h"
+int comm_dup_internal(struct comm *parent, enum call_id call, struct comm **out);
+
 void comm_ref(struct comm *c);
 void comm_unref(struct comm *c);
 

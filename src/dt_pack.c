@@ -67,7 +67,8 @@ API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *out
 	if (bytes > 0 && !inbuf && handle_is_builtin(datatype))
 		return err_comm(comm, call, MPI_ERR_BUFFER, "inbuf",
 				"is NULL with %d elements of %s", incount, dt->name);
-	dt_pack(dt, inbuf, 0, (char *)outbuf + *position, (size_t)bytes);
+	if (bytes > 0)
+		dt_pack(dt, inbuf, 0, (char *)outbuf + *position, (size_t)bytes);
 	*position += (int)bytes;
 	return MPI_SUCCESS;
 }
@@ -96,7 +97,8 @@ API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
 	if (bytes > 0 && !outbuf && handle_is_builtin(datatype))
 		return err_comm(comm, call, MPI_ERR_BUFFER, "outbuf",
 				"is NULL with %d elements of %s", outcount, dt->name);
-	dt_unpack(dt, outbuf, 0, (const char *)inbuf + *position, (size_t)bytes);
+	if (bytes > 0)
+		dt_unpack(dt, outbuf, 0, (const char *)inbuf + *position, (size_t)bytes);
 	*position += (int)bytes;
 	return MPI_SUCCESS;
 }

@@ -60,36 +60,74 @@ static void err_fatal(const char *call, int errclass, const char *arg,
 	runtime_abort_job(errclass);
 }
 
-int err_comm(MPI_Comm comm, const char *call, int errclass, const char *arg,
-	     const char *fmt, ...)
+/*
+ * The one path of every error: handler eh of object obj (a communicator or
+ * window handle; fn is called with it for user handlers).
+ */
+static int err_raise(struct errhandler *eh, int obj, const char *call, int errclass,
+		     const char *arg, const char *fmt, va_list ap)
 {
-	struct comm *c = comm_get(comm);
-	struct errhandler *eh;
 	char detail[256];
-	va_list ap;
 
-	if (!c)
-		c = comm_get(MPI_COMM_WORLD);
-	eh = c ? c->errh : NULL;
 	if (!eh || eh->action == ERRH_FATAL || eh->action == ERRH_ABORT) {
-		va_start(ap, fmt);
 		vsnprintf(detail, sizeof(detail), fmt, ap);
-		va_end(ap);
 		err_fatal(call, errclass, arg, detail);
 	}
 	if (eh->action == ERRH_USER) {
-		MPI_Comm h = c->handle;
-		int code = errclass;
+		int h = obj, code = errclass;
 
-		eh->comm_fn(&h, &code, call);
+		/* the comm and win handler functions have the same shape */
+		eh->fn(&h, &code, call);
 	}
 	return errclass;
 }
 
+int err_comm(MPI_Comm comm, const char *call, int errclass, const char *arg,
+	     const char *fmt, ...)
+{
+	struct comm *c = comm_get(comm);
+	va_list ap;
+	int rc;
+
+	if (!c)
+		c = comm_get(MPI_COMM_WORLD);
+	va_start(ap, fmt);
+	rc = err_raise(c ? c->errh : NULL, c ? c->handle : comm, call, errclass, arg,
+		       fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int err_win(struct errhandler *eh, MPI_Win win, const char *call, int errclass,
+	    const char *arg, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = err_raise(eh, win, call, errclass, arg, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int errh_create(enum errh_kind kind, errh_fn *fn, MPI_Errhandler *out)
+{
+	struct errhandler *eh = calloc(1, sizeof(*eh));
+
+	if (!eh || handle_alloc(HANDLE_ERRHANDLER, eh, &eh->handle) < 0) {
+		free(eh);
+		return MPI_ERR_NO_MEM;
+	}
+	eh->action = ERRH_USER;
+	eh->kind = kind;
+	eh->fn = fn;
+	eh->refs = 1;
+	*out = eh->handle;
+	return MPI_SUCCESS;
+}
+
 API(int, Comm_create_errhandler, (MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler))
 {
-	struct errhandler *eh;
-
 	runtime_check("MPI_Comm_create_errhandler");
 	if (!fn)
 		return err_comm(MPI_COMM_WORLD, "MPI_Comm_create_errhandler",
@@ -97,17 +135,9 @@ API(int, Comm_create_errhandler, (MPI_Comm_errhandler_function *fn, MPI_Errhandl
 	if (!errhandler)
 		return err_comm(MPI_COMM_WORLD, "MPI_Comm_create_errhandler",
 				MPI_ERR_ARG, "errhandler", "is NULL");
-	eh = calloc(1, sizeof(*eh));
-	if (!eh || handle_alloc(HANDLE_ERRHANDLER, eh, &eh->handle) < 0) {
-		free(eh);
+	if (errh_create(ERRH_COMM, (errh_fn *)fn, errhandler) != MPI_SUCCESS)
 		return err_comm(MPI_COMM_WORLD, "MPI_Comm_create_errhandler",
 				MPI_ERR_NO_MEM, NULL, "out of memory");
-	}
-	eh->action = ERRH_USER;
-	eh->kind = ERRH_COMM;
-	eh->comm_fn = fn;
-	eh->refs = 1;
-	*errhandler = eh->handle;
 	return MPI_SUCCESS;
 }
 

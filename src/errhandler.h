@@ -9,6 +9,7 @@
 #define SRC_ERRHANDLER_H
 
 #include <mpi.h>
+#include <stdarg.h>
 
 enum errh_action {
 	ERRH_FATAL,	/* print call, rank, argument and class; end the job */
@@ -21,13 +22,17 @@ enum errh_action {
 enum errh_kind {
 	ERRH_ANY,	/* the predefined handlers */
 	ERRH_COMM,
+	ERRH_WIN,
 };
+
+/* MPI_Comm_errhandler_function and MPI_Win_errhandler_function alike. */
+typedef void errh_fn(int *obj, int *code, ...);
 
 struct errhandler {
 	MPI_Errhandler handle;
 	enum errh_action action;
 	enum errh_kind kind;
-	MPI_Comm_errhandler_function *comm_fn;
+	errh_fn *fn;
 	int refs;	/* the handle itself, plus each object it is set on */
 };
 
@@ -48,6 +53,14 @@ void errh_unref(struct errhandler *eh);
  */
 int err_comm(MPI_Comm comm, const char *call, int errclass, const char *arg,
 	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* The same for a window whose error handler is eh (the caller resolves the
+ * window; an invalid window raises on MPI_COMM_WORLD through err_comm). */
+int err_win(struct errhandler *eh, MPI_Win win, const char *call, int errclass,
+	    const char *arg, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* Create a user handler of a kind (MPI error class). */
+int errh_create(enum errh_kind kind, errh_fn *fn, MPI_Errhandler *out);
 
 /* The name ("MPI_ERR_RANK") and text of an error class, NULL if none. */
 const char *err_class_name(int errclass);

@@ -109,9 +109,9 @@ void op_reduce(const struct op *op, const void *in, void *inout, MPI_Count count
 
 	if (op->kind == OP_USER) {
 		while (count > 0) {
-			int len = count > INT_MAX ? INT_MAX : (int)count;
+			int len = count > INT_MAX ? INT_MAX : (int)count, n = len;
 
-			op->fn((void *)in, inout, &len, &h);
+			op->fn((void *)in, inout, &n, &h);
 			in = op_at(in, (MPI_Aint)len * dt->extent);
 			inout = op_at(inout, (MPI_Aint)len * dt->extent);
 			count -= len;

@@ -25,14 +25,8 @@ static int p2p_check(const char *call, const void *buf, int count, MPI_Datatype 
 		return comm_err_invalid(comm, call);
 	if (count < 0)
 		return err_comm(comm, call, MPI_ERR_COUNT, "count", "%d is negative", count);
-	dt = dt_get(datatype);
-	if (!dt)
-		return err_comm(comm, call, MPI_ERR_TYPE, "datatype",
-				datatype == MPI_DATATYPE_NULL ? "is MPI_DATATYPE_NULL" :
-				"0x%x is not a valid datatype", (unsigned)datatype);
-	if (!dt->committed)
-		return err_comm(comm, call, MPI_ERR_TYPE, "datatype",
-				"%s is not committed", dt->name);
+	if (dt_check_use(comm, call, datatype, &dt) != MPI_SUCCESS)
+		return MPI_ERR_TYPE;
 	if (!buf && count > 0 && dt->size > 0 && handle_is_builtin(datatype))
 		return err_comm(comm, call, MPI_ERR_BUFFER, "buf",
 				"is NULL with %d elements of %s", count, dt->name);

@@ -22,6 +22,9 @@ enum wait_kind {
 	WAIT_BARRIER,		/* everybody of a communicator */
 	WAIT_COLL_DATA,		/* a member's contribution to a collective */
 	WAIT_COLL_ACK,		/* members to read this rank's contribution */
+	WAIT_WIN_POST,		/* MPI_Win_start: a target's post */
+	WAIT_WIN_COMPLETE,	/* MPI_Win_wait: the origins' completes */
+	WAIT_WIN_LOCK,		/* a passive-target lock on a target */
 };
 
 /* The blocking calls, by id (0 means outside MPI). */
@@ -35,6 +38,9 @@ enum call_id {
 	CALL_SCATTER, CALL_SCATTERV, CALL_ALLGATHER, CALL_ALLGATHERV,
 	CALL_ALLTOALL, CALL_ALLTOALLV, CALL_REDUCE_SCATTER_BLOCK,
 	CALL_REDUCE_SCATTER, CALL_SCAN, CALL_EXSCAN, CALL_COMM_CREATE,
+	CALL_WIN_CREATE, CALL_WIN_FREE, CALL_WIN_FENCE, CALL_WIN_START,
+	CALL_WIN_COMPLETE, CALL_WIN_WAIT, CALL_WIN_LOCK, CALL_WIN_LOCK_ALL,
+	CALL_WIN_UNLOCK,
 	CALL_COUNT
 };
 

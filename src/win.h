@@ -1,0 +1,165 @@
+/*
+ * Windows.
+ *
+ * Every window has a segment of its own in shared memory ("w<ctx>", ctx
+ * the context id of the window's private communicator), created by rank 0
+ * and mapped by all: a header, one control block per target (its
+ * passive-target lock and its count of PSCW completions), the post matrix
+ * of PSCW, the attached regions of dynamic windows, the stripe locks of
+ * accumulates on types no single atomic instruction covers, and, for
+ * MPI_Win_allocate and MPI_Win_allocate_shared, every rank's window
+ * memory.  MPI_Win_create on MPI_Alloc_mem memory maps the owners'
+ * segments instead.  Everything an origin does to a target it does itself,
+ * through these mappings: the target never has to take part.
+ *
+ * How a (window, target) pair is served is decided once, at creation:
+ * t[target].ops (only the direct path exists for now).
+ */
+#ifndef SRC_WIN_H
+#define SRC_WIN_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "../shm/atomic.h"
+#include "../shm/rwlock.h"
+#include "../shm/seg.h"
+#include "../shm/wait.h"
+#include "comm.h"
+#include "handle.h"
+
+#define WIN_MAGIC 0x6e6977696d6873ULL	/* "shmiwin" */
+#define WIN_DYN_MAX 64		/* attached regions per rank */
+#define WIN_STRIPES 256		/* locks for accumulates without atomics */
+
+/* One target's control block. */
+struct win_shm_target {
+	struct shm_rwlock lock;		/* MPI_Win_lock */
+	struct shm_waitword completes;	/* MPI_Win_complete calls received */
+} __attribute__((aligned(SHM_CACHE_LINE)));
+
+/* A region attached to a dynamic window, as its owner sees it. */
+struct win_dyn_region {
+	uint64_t addr;			/* in the owner's address space */
+	uint64_t size;
+	uint64_t offset;		/* of addr in the segment */
+	char seg[SHM_NAME_MAX];		/* the MPI_Alloc_mem segment */
+};
+
+struct win_dyn_table {
+	shm_atomic_u32 gen;		/* odd while the owner changes it */
+	uint32_t n;
+	struct win_dyn_region r[WIN_DYN_MAX];
+};
+
+struct win_shm {
+	uint64_t magic;
+	uint32_t nranks;
+	uint32_t flavor;
+	uint64_t size;			/* of the whole segment */
+	uint64_t tgt_off, post_off, dyn_off, stripe_off, data_off;
+	struct shm_grouplock all __attribute__((aligned(SHM_CACHE_LINE)));
+};
+
+struct win;
+
+/* What differs between the paths that serve a target. */
+struct win_ops {
+	const char *memory;	/* the shmpi_memory info value */
+};
+
+/* A target as this process reaches it. */
+struct win_target {
+	char *base;		/* its window memory mapped here (NULL: dynamic) */
+	MPI_Aint size;
+	int disp_unit;
+	const struct win_ops *ops;
+};
+
+enum win_lock_held {
+	WIN_UNLOCKED = 0,
+	WIN_LOCKED_SHARED,
+	WIN_LOCKED_EXCLUSIVE,
+	WIN_LOCKED_NOCHECK,	/* MPI_MODE_NOCHECK: no lock was taken */
+};
+
+struct win_map {
+	struct shm_seg seg;
+	struct win_map *next;
+};
+
+struct win {
+	MPI_Win handle;
+	struct comm *comm;	/* a private duplicate of the user's communicator */
+	int rank;
+	int size;
+	int flavor;
+	void *base;		/* this process's window memory, as the user sees it */
+	MPI_Aint my_size;
+	int disp_unit;
+	struct win_target *t;	/* [size] */
+	struct shm_seg seg;
+	struct win_shm *shm;
+	struct win_map *maps;	/* other segments mapped (Alloc_mem memory) */
+	struct errhandler *errh;
+	struct attr *attrs;
+	struct info *info;
+	char name[MPI_MAX_OBJECT_NAME];
+	int no_locks;
+
+	/* epochs of this process */
+	int fence_on;		/* a fence opened an epoch */
+	int fence_used;		/* an RMA call happened since the last fence */
+	struct group *start_group;	/* MPI_Win_start's access epoch */
+	struct group *post_group;	/* MPI_Win_post's exposure epoch */
+	uint32_t completes_expected;	/* all posts' group sizes, ever */
+	uint32_t *posts_seen;	/* [size] posts taken from each target, ever */
+	uint8_t *locked;	/* [size] enum win_lock_held */
+	int nlocked;
+	int lock_all;		/* 0, 1, or 2 (MPI_MODE_NOCHECK) */
+};
+
+static inline struct win *win_get(MPI_Win h)
+{
+	return handle_get(h, HANDLE_WIN);
+}
+
+/* The window behind h for `call`, or NULL after raising MPI_ERR_WIN on
+ * MPI_COMM_WORLD (*rc set). */
+struct win *win_arg(const char *call, MPI_Win h, int *rc);
+
+/* Raise errclass on window w. */
+#define win_err(w, call, ...) err_win((w)->errh, (w)->handle, call, __VA_ARGS__)
+
+static inline struct win_shm_target *win_shm_target(const struct win *w, int r)
+{
+	return (struct win_shm_target *)((char *)w->shm + w->shm->tgt_off) + r;
+}
+
+/* post[origin][target]: how many times target posted an epoch to origin. */
+static inline shm_atomic_u32 *win_shm_post(const struct win *w, int origin, int target)
+{
+	return (shm_atomic_u32 *)((char *)w->shm + w->shm->post_off) +
+	       (size_t)origin * (size_t)w->size + (size_t)target;
+}
+
+static inline struct win_dyn_table *win_shm_dyn(const struct win *w, int r)
+{
+	return (struct win_dyn_table *)((char *)w->shm + w->shm->dyn_off) + r;
+}
+
+static inline struct shm_rwlock *win_shm_stripe(const struct win *w, unsigned i)
+{
+	return (struct shm_rwlock *)((char *)w->shm + w->shm->stripe_off) + i;
+}
+
+/*
+ * The bytes [lo, hi) of target t's window at displacement disp, as an
+ * address in this process: MPI_SUCCESS and *addr, or MPI_ERR_RMA_RANGE when
+ * they are not all inside the target's window (or an attached region).
+ * The one place where (base, disp_unit, disp) becomes an address.
+ */
+int win_target_addr(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
+		    MPI_Aint hi, char **addr);
+
+#endif
