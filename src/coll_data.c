@@ -76,25 +76,6 @@ static inline size_t min_size(size_t a, size_t b)
 	return a < b ? a : b;
 }
 
-/* Copy `bytes` of packed data from (sbuf, sdt) to (rbuf, rdt) locally. */
-static void local_copy(const void *sbuf, const struct datatype *sdt, void *rbuf,
-		       const struct datatype *rdt, size_t bytes)
-{
-	char tmp[4096];
-
-	if (sdt->contig && rdt->contig) {
-		memcpy((char *)rbuf + rdt->blocks[0].disp,
-		       (const char *)sbuf + sdt->blocks[0].disp, bytes);
-		return;
-	}
-	for (size_t off = 0; off < bytes; off += sizeof(tmp)) {
-		size_t n = min_size(bytes - off, sizeof(tmp));
-
-		dt_pack(sdt, sbuf, off, tmp, n);
-		dt_unpack(rdt, rbuf, off, tmp, n);
-	}
-}
-
 /* The address of element `index` of a buffer of type dt. */
 static inline char *elem_at(const void *buf, const struct datatype *dt, MPI_Aint index)
 {
@@ -171,7 +152,7 @@ static void gather_run(struct comm *c, enum call_id call, const struct coll_buf 
 	if (s->buf != MPI_IN_PLACE) {
 		MPI_Aint at = displs ? displs[root] : (MPI_Aint)root * rcount;
 
-		local_copy(s->buf, s->dt, elem_at(recvbuf, rdt, at), rdt,
+		dt_copy(s->buf, s->dt, elem_at(recvbuf, rdt, at), rdt,
 			   (size_t)s->count * (size_t)s->dt->size);
 	}
 	for (size_t k = 0;; k++) {
@@ -285,7 +266,7 @@ static void scatter_run(struct comm *c, enum call_id call, const void *sendbuf,
 	if (r->buf != MPI_IN_PLACE) {
 		MPI_Aint at = displs ? displs[root] : (MPI_Aint)root * scount;
 
-		local_copy(elem_at(sendbuf, sdt, at), sdt, (void *)r->buf, r->dt,
+		dt_copy(elem_at(sendbuf, sdt, at), sdt, (void *)r->buf, r->dt,
 			   (size_t)(scounts ? scounts[root] : scount) * (size_t)sdt->size);
 	}
 	for (size_t k = 0;; k++) {
@@ -391,7 +372,7 @@ static void allgather_run(struct comm *c, enum call_id call, const struct coll_b
 	size_t my_bytes = (size_t)(rcounts ? rcounts[c->rank] : rcount) * (size_t)rdt->size;
 
 	if (s->buf != MPI_IN_PLACE)
-		local_copy(s->buf, s->dt, elem_at(recvbuf, rdt, my_at), rdt, my_bytes);
+		dt_copy(s->buf, s->dt, elem_at(recvbuf, rdt, my_at), rdt, my_bytes);
 	for (size_t k = 0;; k++) {
 		size_t off = k * chunk;
 		int more = 0;
@@ -503,7 +484,7 @@ static void alltoall_run(struct comm *c, enum call_id call, const struct a2a *s,
 	size_t region = region_bytes(c);
 	uint64_t base = coll_begin(c);
 
-	local_copy(a2a_at(s, c->rank), s->dt, a2a_at(r, c->rank), r->dt,
+	dt_copy(a2a_at(s, c->rank), s->dt, a2a_at(r, c->rank), r->dt,
 		   a2a_bytes(r, c->rank));
 	for (size_t k = 0;; k++) {
 		size_t off = k * region;

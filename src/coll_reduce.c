@@ -43,63 +43,10 @@ struct red {
 	const int *rcounts;	/* reduce-scatter: elements each member gets */
 };
 
-/* Basic elements per element of dt. */
-static MPI_Aint basic_per_elem(const struct datatype *dt)
-{
-	MPI_Aint n = 0;
-
-	for (int i = 0; i < dt->nrruns; i++)
-		n += dt->rruns[i].count;
-	return n;
-}
-
-/*
- * Copy basic elements [first, first + n) of (user, ., dt) from (to_array) or
- * into a C array of dt's basic type bt.
- */
-static void basic_copy(const struct datatype *dt, const struct datatype *bt,
-		       const char *user_in, char *user_out, size_t first, size_t n,
-		       char *array, int to_array)
-{
-	MPI_Aint per = basic_per_elem(dt), e = (MPI_Aint)first / per;
-	MPI_Aint within = (MPI_Aint)first % per, o;
-	int r = 0;
-
-	if (dt->contig && dt->nrruns == 1) {
-		size_t at = (size_t)dt->rruns[0].disp + first * (size_t)bt->extent;
-
-		if (to_array)
-			memcpy(array, user_in + at, n * (size_t)bt->extent);
-		else
-			memcpy(user_out + at, array, n * (size_t)bt->extent);
-		return;
-	}
-	while (within >= dt->rruns[r].count)
-		within -= dt->rruns[r++].count;
-	o = within;
-	while (n > 0) {
-		const struct dt_rrun *run = &dt->rruns[r];
-		size_t m = (size_t)(run->count - o) < n ? (size_t)(run->count - o) : n;
-		size_t at = (size_t)(e * dt->extent + run->disp + o * bt->extent);
-
-		if (to_array)
-			memcpy(array, user_in + at, m * (size_t)bt->extent);
-		else
-			memcpy(user_out + at, array, m * (size_t)bt->extent);
-		array += m * (size_t)bt->extent;
-		n -= m;
-		o = 0;
-		if (++r == dt->nrruns) {
-			r = 0;
-			e++;
-		}
-	}
-}
-
 /* Basic-element range [lo, hi) of the result that member m gets. */
 static void scatter_range(const struct red *rd, int m, size_t *lo, size_t *hi)
 {
-	MPI_Aint per = basic_per_elem(rd->dt);
+	MPI_Aint per = dt_basic_per_elem(rd->dt);
 	size_t at = 0;
 
 	for (int j = 0; j < m; j++)
@@ -169,7 +116,7 @@ static void reduce_basic(const struct red *rd)
 {
 	struct comm *c = rd->c;
 	size_t ext = (size_t)rd->bt->extent;
-	size_t total = (size_t)rd->count * (size_t)basic_per_elem(rd->dt);
+	size_t total = (size_t)rd->count * (size_t)dt_basic_per_elem(rd->dt);
 	size_t per_chunk = coll_slot_bytes(c) / ext;
 	size_t my_lo = 0, my_hi = total;
 	int readers = slot_readers(rd);
@@ -205,7 +152,7 @@ static void reduce_basic(const struct red *rd)
 			lo = first + n * (size_t)c->rank / (size_t)c->size;
 			hi = first + n * (size_t)(c->rank + 1) / (size_t)c->size;
 		}
-		basic_copy(rd->dt, rd->bt, rd->in, NULL, first, n, mine, 1);
+		dt_basic_copy(rd->dt, rd->bt, rd->in, NULL, first, n, mine, 1);
 		step++;
 		if (readers) {
 			memcpy(coll_slot_acquire(c, rd->call), mine, n * ext);
@@ -214,7 +161,7 @@ static void reduce_basic(const struct red *rd)
 		if (folds && hi > lo) {
 			fold(rd, step, first, lo, hi, from, to, acc, mine);
 			if (!split)
-				basic_copy(rd->dt, rd->bt, NULL, rd->out, lo - my_lo,
+				dt_basic_copy(rd->dt, rd->bt, NULL, rd->out, lo - my_lo,
 					   hi - lo, acc, 0);
 		}
 		/* release every slot we read in this chunk (waiting for the ones
@@ -231,14 +178,14 @@ static void reduce_basic(const struct red *rd)
 		step++;
 		memcpy(coll_slot_acquire(c, rd->call), acc, (hi - lo) * ext);
 		coll_slot_publish(c, step, c->size - 1);
-		basic_copy(rd->dt, rd->bt, NULL, rd->out, lo, hi - lo, acc, 0);
+		dt_basic_copy(rd->dt, rd->bt, NULL, rd->out, lo, hi - lo, acc, 0);
 		for (int m = 0; m < c->size; m++) {
 			size_t mlo = first + n * (size_t)m / (size_t)c->size;
 			size_t mhi = first + n * (size_t)(m + 1) / (size_t)c->size;
 
 			if (m == c->rank)
 				continue;
-			basic_copy(rd->dt, rd->bt, NULL, rd->out, mlo, mhi - mlo,
+			dt_basic_copy(rd->dt, rd->bt, NULL, rd->out, mlo, mhi - mlo,
 				   (char *)coll_slot_read(c, m, step, rd->call), 0);
 			coll_slot_release(c, m);
 		}

@@ -212,7 +212,7 @@ static inline char *dt_at(char *user, MPI_Aint disp)
 
 /* Walk the runs covering stream bytes [off, off + len): for each piece,
  * copy between the user buffer and the packed bytes. */
-static void dt_copy(const struct datatype *dt, char *user, size_t off, char *packed,
+static void dt_walk(const struct datatype *dt, char *user, size_t off, char *packed,
 		    size_t len, int to_packed)
 {
 	size_t elem, done = 0;
@@ -259,13 +259,13 @@ static void dt_copy(const struct datatype *dt, char *user, size_t off, char *pac
 void dt_pack(const struct datatype *dt, const void *buf, size_t off, void *out,
 	     size_t len)
 {
-	dt_copy(dt, (char *)buf, off, out, len, 1);
+	dt_walk(dt, (char *)buf, off, out, len, 1);
 }
 
 void dt_unpack(const struct datatype *dt, void *buf, size_t off, const void *in,
 	       size_t len)
 {
-	dt_copy(dt, buf, off, (char *)in, len, 0);
+	dt_walk(dt, buf, off, (char *)in, len, 0);
 }
 
 MPI_Count dt_count_basic(const struct datatype *dt, MPI_Count bytes)
@@ -288,4 +288,70 @@ MPI_Count dt_count_basic(const struct datatype *dt, MPI_Count bytes)
 		rest -= take;
 	}
 	return count;
+}
+
+void dt_copy(const void *sbuf, const struct datatype *sdt, void *rbuf,
+	     const struct datatype *rdt, size_t bytes)
+{
+	char tmp[4096];
+
+	if (sdt->contig && rdt->contig) {
+		memmove((char *)rbuf + rdt->blocks[0].disp,
+			(const char *)sbuf + sdt->blocks[0].disp, bytes);
+		return;
+	}
+	for (size_t off = 0; off < bytes; off += sizeof(tmp)) {
+		size_t n = bytes - off < sizeof(tmp) ? bytes - off : sizeof(tmp);
+
+		dt_pack(sdt, sbuf, off, tmp, n);
+		dt_unpack(rdt, rbuf, off, tmp, n);
+	}
+}
+
+MPI_Aint dt_basic_per_elem(const struct datatype *dt)
+{
+	MPI_Aint n = 0;
+
+	for (int i = 0; i < dt->nrruns; i++)
+		n += dt->rruns[i].count;
+	return n;
+}
+
+void dt_basic_copy(const struct datatype *dt, const struct datatype *bt,
+		   const char *user_in, char *user_out, size_t first, size_t n,
+		   char *array, int to_array)
+{
+	MPI_Aint per = dt_basic_per_elem(dt), e = (MPI_Aint)first / per;
+	MPI_Aint within = (MPI_Aint)first % per, o;
+	int r = 0;
+
+	if (dt->contig && dt->nrruns == 1) {
+		size_t at = (size_t)dt->rruns[0].disp + first * (size_t)bt->extent;
+
+		if (to_array)
+			memcpy(array, user_in + at, n * (size_t)bt->extent);
+		else
+			memcpy(user_out + at, array, n * (size_t)bt->extent);
+		return;
+	}
+	while (within >= dt->rruns[r].count)
+		within -= dt->rruns[r++].count;
+	o = within;
+	while (n > 0) {
+		const struct dt_rrun *run = &dt->rruns[r];
+		size_t m = (size_t)(run->count - o) < n ? (size_t)(run->count - o) : n;
+		size_t at = (size_t)(e * dt->extent + run->disp + o * bt->extent);
+
+		if (to_array)
+			memcpy(array, user_in + at, m * (size_t)bt->extent);
+		else
+			memcpy(user_out + at, array, m * (size_t)bt->extent);
+		array += m * (size_t)bt->extent;
+		n -= m;
+		o = 0;
+		if (++r == dt->nrruns) {
+			r = 0;
+			e++;
+		}
+	}
 }

@@ -144,6 +144,23 @@ void dt_pack(const struct datatype *dt, const void *buf, size_t off, void *out,
 void dt_unpack(const struct datatype *dt, void *buf, size_t off, const void *in,
 	       size_t len);
 
+/* Copy `bytes` of packed data from (sbuf, sdt) to (rbuf, rdt), in this
+ * process (the type signatures match). */
+void dt_copy(const void *sbuf, const struct datatype *sdt, void *rbuf,
+	     const struct datatype *rdt, size_t bytes);
+
+/* Basic elements (dt->basic) per element of dt (dt->basic is not NULL). */
+MPI_Aint dt_basic_per_elem(const struct datatype *dt);
+
+/*
+ * Copy basic elements [first, first + n) of (user buffer, ., dt) into
+ * (to_array) or out of a C array of dt's basic type bt; user_in is read,
+ * user_out written.  For reductions and accumulates.
+ */
+void dt_basic_copy(const struct datatype *dt, const struct datatype *bt,
+		   const char *user_in, char *user_out, size_t first, size_t n,
+		   char *array, int to_array);
+
 /* Basic elements in the first `bytes` bytes of a packed stream of dt, or
  * MPI_UNDEFINED when bytes ends inside a basic element. */
 MPI_Count dt_count_basic(const struct datatype *dt, MPI_Count bytes);

@@ -23,6 +23,7 @@ enum req_kind {
 	REQ_SEND,
 	REQ_RECV,
 	REQ_BSEND,	/* internal: a buffered message owned by the engine */
+	REQ_RMA,	/* MPI_Rput and co: done when the call returns (direct path) */
 };
 
 enum send_mode {

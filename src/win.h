@@ -58,6 +58,7 @@ struct win_shm {
 	uint32_t flavor;
 	uint64_t size;			/* of the whole segment */
 	uint64_t tgt_off, post_off, dyn_off, stripe_off, data_off;
+	shm_atomic_u32 lock_waiters;	/* ranks waiting for a lock of it */
 	struct shm_grouplock all __attribute__((aligned(SHM_CACHE_LINE)));
 };
 
@@ -97,6 +98,7 @@ struct win {
 	void *base;		/* this process's window memory, as the user sees it */
 	MPI_Aint my_size;
 	int disp_unit;
+	int model;		/* MPI_WIN_UNIFIED: what the attribute points at */
 	struct win_target *t;	/* [size] */
 	struct shm_seg seg;
 	struct win_shm *shm;

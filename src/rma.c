@@ -1,0 +1,476 @@
+/*
+ * The RMA communication calls: MPI_Put, MPI_Get, MPI_Accumulate,
+ * MPI_Get_accumulate, MPI_Fetch_and_op, MPI_Compare_and_swap, and the
+ * request-based MPI_Rput, MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate.
+ *
+ * Each call checks its arguments and the epoch, turns (target, disp, count,
+ * datatype) into an address in this process (win_target_addr, which also
+ * checks the range), and moves the data itself: put and get copy, the
+ * accumulates apply per-element atomics (rma_atomic.c).  Everything is
+ * complete at the origin and the target when the call returns; flush and
+ * unlock only add the memory ordering.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "datatype.h"
+#include "errhandler.h"
+#include "group.h"
+#include "op.h"
+#include "request.h"
+#include "rma.h"
+#include "runtime.h"
+#include "win.h"
+
+/* One operation's checked arguments. */
+struct rma_args {
+	struct win *w;
+	int target;
+	const void *obuf;
+	MPI_Count ocount;
+	struct datatype *odt;
+	MPI_Aint tdisp;
+	MPI_Count tcount;
+	struct datatype *tdt;
+	char *taddr;
+	size_t bytes;
+	int noop;	/* MPI_PROC_NULL, or nothing to move */
+};
+
+int rma_access_ok(struct win *w, int target)
+{
+	if (rma_passive_ok(w, target))
+		return 1;
+	if (w->start_group &&
+	    w->start_group->index[comm_world_rank(w->comm, target)] >= 0)
+		return 1;
+	if (w->fence_on) {
+		w->fence_used = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int rma_type(struct win *w, const char *call, MPI_Datatype h, const char *arg,
+		    struct datatype **out)
+{
+	struct datatype *dt = dt_get(h);
+
+	if (!dt)
+		return win_err(w, call, MPI_ERR_TYPE, arg, h == MPI_DATATYPE_NULL ?
+			       "is MPI_DATATYPE_NULL" : "0x%x is not a valid datatype",
+			       (unsigned)h);
+	if (!dt->committed)
+		return win_err(w, call, MPI_ERR_TYPE, arg, "%s is not committed", dt->name);
+	*out = dt;
+	return MPI_SUCCESS;
+}
+
+static int rma_prepare(const char *call, MPI_Win win, const void *obuf, int ocount,
+		       MPI_Datatype otype, int target, MPI_Aint tdisp, int tcount,
+		       MPI_Datatype ttype, struct rma_args *a)
+{
+	MPI_Aint lo, hi;
+	struct win *w;
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	if (!(w = win_arg(call, win, &rc)))
+		return rc;
+	a->w = w;
+	if (ocount < 0 || tcount < 0)
+		return win_err(w, call, MPI_ERR_COUNT, ocount < 0 ? "origin_count" :
+			       "target_count", "%d is negative", ocount < 0 ? ocount : tcount);
+	if (target == MPI_PROC_NULL) {
+		a->noop = 1;
+		return MPI_SUCCESS;
+	}
+	if (target < 0 || target >= w->size)
+		return win_err(w, call, MPI_ERR_RANK, "target_rank",
+			       "%d is not a rank of the window (size %d)", target, w->size);
+	if (!rma_access_ok(w, target))
+		return win_err(w, call, MPI_ERR_RMA_SYNC, "target_rank",
+			       "no access epoch to rank %d is open (fence, start, lock "
+			       "or lock_all)", target);
+	a->target = target;
+	/* zero elements: nothing happens, whatever the buffers and types */
+	if (ocount == 0 || tcount == 0) {
+		a->noop = 1;
+		return MPI_SUCCESS;
+	}
+	if ((rc = rma_type(w, call, otype, "origin_datatype", &a->odt)) != MPI_SUCCESS ||
+	    (rc = rma_type(w, call, ttype, "target_datatype", &a->tdt)) != MPI_SUCCESS)
+		return rc;
+	a->bytes = (size_t)ocount * (size_t)a->odt->size;
+	if (a->bytes == 0 || a->tdt->size == 0) {
+		a->noop = 1;
+		return MPI_SUCCESS;
+	}
+	if (a->bytes != (size_t)tcount * (size_t)a->tdt->size)
+		return win_err(w, call, MPI_ERR_TYPE, "target_datatype",
+			       "%d x %s (%zu bytes) does not match %d x %s at the origin",
+			       tcount, a->tdt->name, (size_t)tcount * (size_t)a->tdt->size,
+			       ocount, a->odt->name);
+	if (!obuf && handle_is_builtin(otype))
+		return win_err(w, call, MPI_ERR_BUFFER, "origin_addr", "is NULL");
+	if (dt_span(a->tdt, tcount, &lo, &hi) < 0 ||
+	    win_target_addr(w, target, tdisp, lo, hi, &a->taddr) != MPI_SUCCESS)
+		return win_err(w, call, MPI_ERR_RMA_RANGE, "target_disp",
+			       "%d x %s at displacement %ld leaves rank %d's window "
+			       "(%ld bytes, disp_unit %d)", tcount, a->tdt->name,
+			       (long)tdisp, target, (long)w->t[target].size,
+			       w->t[target].disp_unit);
+	a->obuf = obuf;
+	a->ocount = ocount;
+	a->tdisp = tdisp;
+	a->tcount = tcount;
+	return MPI_SUCCESS;
+}
+
+/* ---- put and get -------------------------------------------------------- */
+
+static int rma_put(const char *call, const void *origin_addr, int origin_count,
+		   MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		   int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+	struct rma_args a;
+	int rc;
+
+	rc = rma_prepare(call, win, origin_addr, origin_count, origin_datatype,
+			 target_rank, target_disp, target_count, target_datatype, &a);
+	if (rc != MPI_SUCCESS || a.noop)
+		return rc;
+	dt_copy(origin_addr, a.odt, a.taddr, a.tdt, a.bytes);
+	return MPI_SUCCESS;
+}
+
+static int rma_get(const char *call, void *origin_addr, int origin_count,
+		   MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		   int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+	struct rma_args a;
+	int rc;
+
+	rc = rma_prepare(call, win, origin_addr, origin_count, origin_datatype,
+			 target_rank, target_disp, target_count, target_datatype, &a);
+	if (rc != MPI_SUCCESS || a.noop)
+		return rc;
+	dt_copy(a.taddr, a.tdt, origin_addr, a.odt, a.bytes);
+	return MPI_SUCCESS;
+}
+
+API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	       int target_rank, MPI_Aint target_disp, int target_count,
+	       MPI_Datatype target_datatype, MPI_Win win))
+{
+	runtime_check("MPI_Put");
+	return rma_put("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank,
+		       target_disp, target_count, target_datatype, win);
+}
+
+API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	       int target_rank, MPI_Aint target_disp, int target_count,
+	       MPI_Datatype target_datatype, MPI_Win win))
+{
+	runtime_check("MPI_Get");
+	return rma_get("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank,
+		       target_disp, target_count, target_datatype, win);
+}
+
+/* ---- accumulates -------------------------------------------------------- */
+
+/*
+ * Accumulate (origin) into the target with op; old values go to (result,
+ * rcount, rdt) unless result_dt is NULL.  The caller has prepared a.
+ */
+static int rma_acc(const char *call, struct rma_args *a, MPI_Op op_h, void *result,
+		   MPI_Count rcount, struct datatype *rdt)
+{
+	struct win *w = a->w;
+	struct datatype *bt;
+	struct rma_acc acc = { .w = w, .target = a->target };
+	MPI_Aint per_t, per_o;
+	size_t n, bw, k = 0;
+	char *in = NULL, *old = NULL;
+	const char *src;
+	struct op *op = op_get(op_h);
+	int rc = MPI_SUCCESS;
+
+	if (!op || !op_is_builtin(op))
+		return win_err(w, call, MPI_ERR_OP, "op", !op ? "0x%x is not a valid op" :
+			       "user ops are not allowed in RMA (op 0x%x)", (unsigned)op_h);
+	if (a->odt->basic == MPI_DATATYPE_NULL || a->odt->basic != a->tdt->basic ||
+	    (rdt && rdt->basic != a->tdt->basic))
+		return win_err(w, call, MPI_ERR_TYPE, "target_datatype",
+			       "the origin, target%s types must be built of one and the "
+			       "same predefined type", rdt ? " and result" : "");
+	bt = dt_get(a->tdt->basic);
+	if (rma_acc_prepare(&acc, op, bt->handle) < 0)
+		return win_err(w, call, MPI_ERR_OP, "op", "is not defined on %s", bt->name);
+	per_o = dt_basic_per_elem(a->odt);
+	per_t = dt_basic_per_elem(a->tdt);
+	n = (size_t)a->ocount * (size_t)per_o;
+	bw = (size_t)bt->extent;
+	if (rdt && (size_t)rcount * (size_t)dt_basic_per_elem(rdt) != n)
+		return win_err(w, call, MPI_ERR_TYPE, "result_datatype",
+			       "holds another number of elements than the target");
+	acc.plain = w->locked[a->target] == WIN_LOCKED_EXCLUSIVE;
+	/* the origin as a C array of the basic type */
+	if (a->odt->contig && a->odt->nrruns == 1) {
+		src = (const char *)a->obuf + a->odt->rruns[0].disp;
+	} else {
+		in = malloc(n * bw);
+		if (!in)
+			return win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+		dt_basic_copy(a->odt, bt, a->obuf, NULL, 0, n, in, 1);
+		src = in;
+	}
+	if (rdt && !(old = malloc(n * bw))) {
+		rc = win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+		goto out;
+	}
+	for (MPI_Count e = 0; e < a->tcount; e++)
+		for (int r = 0; r < a->tdt->nrruns; r++) {
+			const struct dt_rrun *run = &a->tdt->rruns[r];
+			char *tgt = a->taddr + e * a->tdt->extent + run->disp;
+			uint64_t key = (uint64_t)(a->tdisp * (MPI_Aint)w->t[a->target].disp_unit) +
+				       (uint64_t)(tgt - a->taddr);
+
+			rma_acc_run(&acc, src + k * bw, tgt, (size_t)run->count, bw,
+				    old ? old + k * bw : NULL, key);
+			k += (size_t)run->count;
+		}
+	(void)per_t;
+	if (rdt)
+		dt_basic_copy(rdt, bt, NULL, result, 0, n, old, 0);
+out:
+	free(in);
+	free(old);
+	return rc;
+}
+
+static int rma_accumulate(const char *call, const void *origin_addr, int origin_count,
+			  MPI_Datatype origin_datatype, int target_rank,
+			  MPI_Aint target_disp, int target_count,
+			  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+	struct rma_args a;
+	int rc;
+
+	rc = rma_prepare(call, win, origin_addr, origin_count, origin_datatype,
+			 target_rank, target_disp, target_count, target_datatype, &a);
+	if (rc != MPI_SUCCESS || a.noop)
+		return rc;
+	return rma_acc(call, &a, op, NULL, 0, NULL);
+}
+
+static int rma_get_accumulate(const char *call, const void *origin_addr,
+			      int origin_count, MPI_Datatype origin_datatype,
+			      void *result_addr, int result_count,
+			      MPI_Datatype result_datatype, int target_rank,
+			      MPI_Aint target_disp, int target_count,
+			      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+	struct datatype *rdt;
+	struct rma_args a;
+	int rc;
+
+	/* MPI_NO_OP ignores the origin buffer: its count may be 0 */
+	if (op == MPI_NO_OP) {
+		origin_addr = result_addr;
+		origin_count = result_count;
+		origin_datatype = result_datatype;
+	}
+	rc = rma_prepare(call, win, origin_addr, origin_count, origin_datatype,
+			 target_rank, target_disp, target_count, target_datatype, &a);
+	if (rc != MPI_SUCCESS || a.noop)
+		return rc;
+	if ((rc = rma_type(a.w, call, result_datatype, "result_datatype", &rdt)) !=
+	    MPI_SUCCESS)
+		return rc;
+	if (result_count < 0)
+		return win_err(a.w, call, MPI_ERR_COUNT, "result_count", "%d is negative",
+			       result_count);
+	if (!result_addr && handle_is_builtin(result_datatype))
+		return win_err(a.w, call, MPI_ERR_BUFFER, "result_addr", "is NULL");
+	return rma_acc(call, &a, op, result_addr, result_count, rdt);
+}
+
+API(int, Accumulate, (const void *origin_addr, int origin_count,
+		      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		      int target_count, MPI_Datatype target_datatype, MPI_Op op,
+		      MPI_Win win))
+{
+	runtime_check("MPI_Accumulate");
+	return rma_accumulate("MPI_Accumulate", origin_addr, origin_count,
+			      origin_datatype, target_rank, target_disp, target_count,
+			      target_datatype, op, win);
+}
+
+API(int, Get_accumulate, (const void *origin_addr, int origin_count,
+			  MPI_Datatype origin_datatype, void *result_addr,
+			  int result_count, MPI_Datatype result_datatype, int target_rank,
+			  MPI_Aint target_disp, int target_count,
+			  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+{
+	runtime_check("MPI_Get_accumulate");
+	return rma_get_accumulate("MPI_Get_accumulate", origin_addr, origin_count,
+				  origin_datatype, result_addr, result_count,
+				  result_datatype, target_rank, target_disp, target_count,
+				  target_datatype, op, win);
+}
+
+API(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
+			MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+			MPI_Op op, MPI_Win win))
+{
+	runtime_check("MPI_Fetch_and_op");
+	if (datatype != MPI_DATATYPE_NULL && dt_get(datatype) &&
+	    !handle_is_builtin(datatype)) {
+		struct win *w;
+		int rc;
+
+		if (!(w = win_arg("MPI_Fetch_and_op", win, &rc)))
+			return rc;
+		return win_err(w, "MPI_Fetch_and_op", MPI_ERR_TYPE, "datatype",
+			       "must be a predefined type");
+	}
+	return rma_get_accumulate("MPI_Fetch_and_op", origin_addr, 1, datatype,
+				  result_addr, 1, datatype, target_rank, target_disp, 1,
+				  datatype, op, win);
+}
+
+API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
+			    void *result_addr, MPI_Datatype datatype, int target_rank,
+			    MPI_Aint target_disp, MPI_Win win))
+{
+	struct rma_args a;
+	int rc;
+
+	runtime_check("MPI_Compare_and_swap");
+	rc = rma_prepare("MPI_Compare_and_swap", win, origin_addr, 1, datatype,
+			 target_rank, target_disp, 1, datatype, &a);
+	if (rc != MPI_SUCCESS || a.noop)
+		return rc;
+	if (!handle_is_builtin(datatype) || a.odt->basic != datatype ||
+	    a.odt->size > 8 || a.odt->nrruns != 1 ||
+	    datatype == MPI_FLOAT || datatype == MPI_DOUBLE ||
+	    datatype == MPI_LONG_DOUBLE || a.odt->nblocks != 1)
+		return win_err(a.w, "MPI_Compare_and_swap", MPI_ERR_TYPE, "datatype",
+			       "%s is not an integer, logical or byte type", a.odt->name);
+	if (!compare_addr || !result_addr)
+		return win_err(a.w, "MPI_Compare_and_swap", MPI_ERR_BUFFER,
+			       !compare_addr ? "compare_addr" : "result_addr", "is NULL");
+	if (rma_cas_run(datatype, (size_t)a.odt->size, compare_addr, origin_addr,
+			a.taddr, result_addr) < 0)
+		return win_err(a.w, "MPI_Compare_and_swap", MPI_ERR_RMA_RANGE,
+			       "target_disp", "the element at %ld is not aligned to its "
+			       "size (%ld bytes)", (long)target_disp, (long)a.odt->size);
+	return MPI_SUCCESS;
+}
+
+/* ---- request-based forms: complete on return ---------------------------- */
+
+/* The request of an operation that completed during the call. */
+static int rma_request(const char *call, MPI_Win win, int target, MPI_Request *request,
+		       int rc)
+{
+	struct win *w = win_get(win);
+	struct request *r;
+
+	if (rc != MPI_SUCCESS)
+		return rc;
+	r = req_new(REQ_RMA, 1);
+	if (!r)
+		return win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	(void)target;
+	r->comm = w->comm;
+	comm_ref(w->comm);
+	req_complete(r);
+	*request = r->handle;
+	return MPI_SUCCESS;
+}
+
+/* Request-based operations belong to passive-target epochs only. */
+static int rma_check_passive(const char *call, MPI_Win win, int target,
+			     MPI_Request *request)
+{
+	struct win *w;
+	int rc;
+
+	if (!(w = win_arg(call, win, &rc)))
+		return rc;
+	if (!request)
+		return win_err(w, call, MPI_ERR_ARG, "request", "is NULL");
+	if (target != MPI_PROC_NULL && target >= 0 && target < w->size &&
+	    !rma_passive_ok(w, target))
+		return win_err(w, call, MPI_ERR_RMA_SYNC, "target_rank",
+			       "request-based RMA needs a lock or lock_all on rank %d",
+			       target);
+	return MPI_SUCCESS;
+}
+
+API(int, Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+		int target_rank, MPI_Aint target_disp, int target_count,
+		MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
+{
+	int rc;
+
+	runtime_check("MPI_Rput");
+	rc = rma_check_passive("MPI_Rput", win, target_rank, request);
+	if (rc == MPI_SUCCESS)
+		rc = rma_put("MPI_Rput", origin_addr, origin_count, origin_datatype,
+			     target_rank, target_disp, target_count, target_datatype, win);
+	return rma_request("MPI_Rput", win, target_rank, request, rc);
+}
+
+API(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+		int target_rank, MPI_Aint target_disp, int target_count,
+		MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
+{
+	int rc;
+
+	runtime_check("MPI_Rget");
+	rc = rma_check_passive("MPI_Rget", win, target_rank, request);
+	if (rc == MPI_SUCCESS)
+		rc = rma_get("MPI_Rget", origin_addr, origin_count, origin_datatype,
+			     target_rank, target_disp, target_count, target_datatype, win);
+	return rma_request("MPI_Rget", win, target_rank, request, rc);
+}
+
+API(int, Raccumulate, (const void *origin_addr, int origin_count,
+		       MPI_Datatype origin_datatype, int target_rank,
+		       MPI_Aint target_disp, int target_count,
+		       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+		       MPI_Request *request))
+{
+	int rc;
+
+	runtime_check("MPI_Raccumulate");
+	rc = rma_check_passive("MPI_Raccumulate", win, target_rank, request);
+	if (rc == MPI_SUCCESS)
+		rc = rma_accumulate("MPI_Raccumulate", origin_addr, origin_count,
+				    origin_datatype, target_rank, target_disp,
+				    target_count, target_datatype, op, win);
+	return rma_request("MPI_Raccumulate", win, target_rank, request, rc);
+}
+
+API(int, Rget_accumulate, (const void *origin_addr, int origin_count,
+			   MPI_Datatype origin_datatype, void *result_addr,
+			   int result_count, MPI_Datatype result_datatype,
+			   int target_rank, MPI_Aint target_disp, int target_count,
+			   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+			   MPI_Request *request))
+{
+	int rc;
+
+	runtime_check("MPI_Rget_accumulate");
+	rc = rma_check_passive("MPI_Rget_accumulate", win, target_rank, request);
+	if (rc == MPI_SUCCESS)
+		rc = rma_get_accumulate("MPI_Rget_accumulate", origin_addr, origin_count,
+					origin_datatype, result_addr, result_count,
+					result_datatype, target_rank, target_disp,
+					target_count, target_datatype, op, win);
+	return rma_request("MPI_Rget_accumulate", win, target_rank, request, rc);
+}

@@ -1,0 +1,61 @@
+/*
+ * RMA inside the library: epoch checks, and how an accumulate is applied
+ * to target memory (rma_atomic.c).
+ */
+#ifndef SRC_RMA_H
+#define SRC_RMA_H
+
+#include <errno.h>
+#include <stdint.h>
+
+#include "op.h"
+#include "runtime.h"
+#include "win.h"
+
+enum acc_how {
+	ACC_LOAD,	/* MPI_NO_OP: read only, atomically */
+	ACC_SWAP,	/* MPI_REPLACE */
+	ACC_ADD,	/* integer sums: fetch-and-add */
+	ACC_AND,
+	ACC_OR,
+	ACC_XOR,
+	ACC_KERNEL,	/* the op's kernel inside a compare-and-swap loop */
+};
+
+/* One accumulate: the op, the basic type, the window and target. */
+struct rma_acc {
+	enum acc_how how;
+	op_kernel_t kernel;
+	MPI_Datatype basic;
+	struct win *w;
+	int target;
+	int plain;	/* an exclusive lock is held: plain kernels will do */
+};
+
+/* Choose how op works on basic; -EINVAL when the op does not apply. */
+int rma_acc_prepare(struct rma_acc *a, const struct op *op, MPI_Datatype basic);
+
+/*
+ * Apply the accumulate to n elements of w bytes at tgt, from the C array
+ * in; the old values go to old (a C array) unless it is NULL.  key: the
+ * first element's place in the target's window, the same for every origin
+ * (it picks stripe locks).
+ */
+void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
+		 size_t w, char *old, uint64_t key);
+
+/* Compare-and-swap of one element of w bytes; -EINVAL if misaligned. */
+int rma_cas_run(MPI_Datatype basic, size_t w, const char *compare, const char *in,
+		char *tgt, char *old);
+
+/* Whether this process has an access epoch to target (and note that an
+ * RMA call happens in a fence epoch). */
+int rma_access_ok(struct win *w, int target);
+
+/* Whether this process holds a lock (or lock_all) on target. */
+static inline int rma_passive_ok(const struct win *w, int target)
+{
+	return w->lock_all || w->locked[target] != WIN_UNLOCKED;
+}
+
+#endif

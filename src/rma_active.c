@@ -1,0 +1,263 @@
+/*
+ * Active-target synchronization: MPI_Win_fence, and MPI_Win_post,
+ * MPI_Win_start, MPI_Win_complete, MPI_Win_wait, MPI_Win_test.
+ *
+ * Fence is a barrier of the window's communicator between memory fences.
+ * PSCW counts in the window segment: post[o][t] is how often target t has
+ * posted an exposure epoch to origin o (origin o's start waits until it
+ * exceeds the posts it has used), and completes[t] how many origins have
+ * completed an access epoch to t (t's wait returns once it reaches the sum
+ * of the group sizes of all its posts).  Every count only grows, so no
+ * reset can race with a late reader; whoever raises a count rings the
+ * doorbell of the rank that may wait for it.
+ */
+#include <stdlib.h>
+
+#include "api.h"
+#include "coll.h"
+#include "errhandler.h"
+#include "group.h"
+#include "progress.h"
+#include "rma.h"
+#include "state.h"
+#include "win.h"
+
+#define FENCE_ASSERTS (MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | \
+		       MPI_MODE_NOSUCCEED)
+#define POST_ASSERTS (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT)
+
+/* An open fence epoch without operations ends quietly when another kind of
+ * epoch begins; one with operations makes that erroneous. */
+static int win_leave_fence(struct win *w)
+{
+	if (w->fence_on && w->fence_used)
+		return -1;
+	w->fence_on = 0;
+	return 0;
+}
+
+API(int, Win_fence, (int assert, MPI_Win win))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_fence");
+	if (!(w = win_arg("MPI_Win_fence", win, &rc)))
+		return rc;
+	if (assert & ~FENCE_ASSERTS)
+		return win_err(w, "MPI_Win_fence", MPI_ERR_ASSERT, "assert",
+			       "0x%x is not a combination of fence assertions", assert);
+	if (w->start_group || w->post_group || w->nlocked || w->lock_all)
+		return win_err(w, "MPI_Win_fence", MPI_ERR_RMA_SYNC, "win",
+			       "a PSCW or passive-target epoch is open");
+	/* our operations and local stores before everybody's next accesses */
+	atomic_thread_fence(memory_order_seq_cst);
+	/* with neither a preceding nor a succeeding epoch, nothing to order */
+	if ((assert & (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)) !=
+	    (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED))
+		coll_barrier(w->comm, CALL_WIN_FENCE);
+	atomic_thread_fence(memory_order_seq_cst);
+	w->fence_on = !(assert & MPI_MODE_NOSUCCEED);
+	w->fence_used = 0;
+	return MPI_SUCCESS;
+}
+
+/* The group's members as ranks of the window; -1 if one is no member. */
+static int win_group_ranks(const struct win *w, const struct group *g, int *out)
+{
+	for (int i = 0; i < g->size; i++) {
+		out[i] = comm_rank_of_world(w->comm, g->world[i]);
+		if (out[i] == MPI_UNDEFINED)
+			return -1;
+	}
+	return 0;
+}
+
+static int win_group_arg(struct win *w, const char *call, MPI_Group h,
+			 struct group **g, int **ranks)
+{
+	*g = group_get(h);
+	if (!*g)
+		return win_err(w, call, MPI_ERR_GROUP, "group",
+			       "0x%x is not a valid group", (unsigned)h);
+	*ranks = malloc(sizeof(int) * (size_t)((*g)->size + 1));
+	if (!*ranks)
+		return win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	if (win_group_ranks(w, *g, *ranks) < 0) {
+		free(*ranks);
+		return win_err(w, call, MPI_ERR_GROUP, "group",
+			       "holds a process that is not in the window");
+	}
+	return MPI_SUCCESS;
+}
+
+API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
+{
+	struct group *g;
+	struct win *w;
+	int rc, *ranks;
+
+	runtime_check("MPI_Win_post");
+	if (!(w = win_arg("MPI_Win_post", win, &rc)))
+		return rc;
+	if (assert & ~POST_ASSERTS)
+		return win_err(w, "MPI_Win_post", MPI_ERR_ASSERT, "assert",
+			       "0x%x is not a combination of post assertions", assert);
+	if (w->post_group || win_leave_fence(w) < 0)
+		return win_err(w, "MPI_Win_post", MPI_ERR_RMA_SYNC, "win",
+			       w->post_group ? "an exposure epoch is already open" :
+			       "a fence epoch with operations is open");
+	if ((rc = win_group_arg(w, "MPI_Win_post", group, &g, &ranks)) != MPI_SUCCESS)
+		return rc;
+	group_ref(g);
+	w->post_group = g;
+	w->completes_expected += (uint32_t)g->size;
+	/* release: our local stores are seen by origins that see the post */
+	atomic_thread_fence(memory_order_release);
+	if (!(assert & MPI_MODE_NOCHECK))
+		for (int i = 0; i < g->size; i++) {
+			atomic_fetch_add_explicit(win_shm_post(w, ranks[i], w->rank), 1,
+						  memory_order_release);
+			progress_wake_rank(comm_world_rank(w->comm, ranks[i]));
+		}
+	free(ranks);
+	return MPI_SUCCESS;
+}
+
+struct start_wait {
+	struct win *w;
+	const int *ranks;
+	int n;
+};
+
+static int all_posted(void *arg)
+{
+	struct start_wait *s = arg;
+
+	for (int i = 0; i < s->n; i++)
+		/* acquire: pairs with the target's release increment in post */
+		if (atomic_load_explicit(win_shm_post(s->w, s->w->rank, s->ranks[i]),
+					 memory_order_acquire) ==
+		    s->w->posts_seen[s->ranks[i]])
+			return 0;
+	return 1;
+}
+
+/* Start waits for the targets' posts (the standard allows it to). */
+API(int, Win_start, (MPI_Group group, int assert, MPI_Win win))
+{
+	struct start_wait s;
+	struct group *g;
+	struct win *w;
+	int rc, *ranks;
+
+	runtime_check("MPI_Win_start");
+	if (!(w = win_arg("MPI_Win_start", win, &rc)))
+		return rc;
+	if (assert & ~MPI_MODE_NOCHECK)
+		return win_err(w, "MPI_Win_start", MPI_ERR_ASSERT, "assert",
+			       "0x%x: only MPI_MODE_NOCHECK applies to start", assert);
+	if (w->start_group || w->nlocked || w->lock_all || win_leave_fence(w) < 0)
+		return win_err(w, "MPI_Win_start", MPI_ERR_RMA_SYNC, "win",
+			       "another access epoch is open");
+	if ((rc = win_group_arg(w, "MPI_Win_start", group, &g, &ranks)) != MPI_SUCCESS)
+		return rc;
+	if (!(assert & MPI_MODE_NOCHECK)) {
+		s = (struct start_wait){ w, ranks, g->size };
+		if (!all_posted(&s)) {
+			state_block(CALL_WIN_START, WAIT_WIN_POST,
+				    comm_world_rank(w->comm, ranks[0]), 0, w->comm->ctx);
+			progress_wait(all_posted, &s);
+			state_unblock(CALL_WIN_START);
+		}
+		for (int i = 0; i < g->size; i++)
+			w->posts_seen[ranks[i]]++;
+	}
+	free(ranks);
+	group_ref(g);
+	w->start_group = g;
+	return MPI_SUCCESS;
+}
+
+API(int, Win_complete, (MPI_Win win))
+{
+	struct group *g;
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_complete");
+	if (!(w = win_arg("MPI_Win_complete", win, &rc)))
+		return rc;
+	if (!(g = w->start_group))
+		return win_err(w, "MPI_Win_complete", MPI_ERR_RMA_SYNC, "win",
+			       "no access epoch was started (MPI_Win_start)");
+	for (int i = 0; i < g->size; i++) {
+		int t = comm_rank_of_world(w->comm, g->world[i]);
+
+		/* release: our operations are seen by the target's wait */
+		atomic_fetch_add_explicit(&win_shm_target(w, t)->completes.value, 1,
+					  memory_order_release);
+		progress_wake_rank(g->world[i]);
+	}
+	w->start_group = NULL;
+	group_unref(g);
+	return MPI_SUCCESS;
+}
+
+static int all_completed(void *arg)
+{
+	struct win *w = arg;
+
+	/* acquire: pairs with the origins' release increments in complete */
+	return atomic_load_explicit(&win_shm_target(w, w->rank)->completes.value,
+				    memory_order_acquire) - w->completes_expected <
+	       0x80000000u;
+}
+
+static void win_end_exposure(struct win *w)
+{
+	group_unref(w->post_group);
+	w->post_group = NULL;
+}
+
+API(int, Win_wait, (MPI_Win win))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_wait");
+	if (!(w = win_arg("MPI_Win_wait", win, &rc)))
+		return rc;
+	if (!w->post_group)
+		return win_err(w, "MPI_Win_wait", MPI_ERR_RMA_SYNC, "win",
+			       "no exposure epoch was posted (MPI_Win_post)");
+	if (!all_completed(w)) {
+		state_block(CALL_WIN_WAIT, WAIT_WIN_COMPLETE, w->post_group->world[0], 0,
+			    w->comm->ctx);
+		progress_wait(all_completed, w);
+		state_unblock(CALL_WIN_WAIT);
+	}
+	win_end_exposure(w);
+	return MPI_SUCCESS;
+}
+
+/* A test procedure (seed 002): it drives the engine each time it is called. */
+API(int, Win_test, (MPI_Win win, int *flag))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_test");
+	if (!(w = win_arg("MPI_Win_test", win, &rc)))
+		return rc;
+	if (!flag)
+		return win_err(w, "MPI_Win_test", MPI_ERR_ARG, "flag", "is NULL");
+	if (!w->post_group)
+		return win_err(w, "MPI_Win_test", MPI_ERR_RMA_SYNC, "win",
+			       "no exposure epoch was posted (MPI_Win_post)");
+	progress_poll();
+	*flag = all_completed(w);
+	if (*flag)
+		win_end_exposure(w);
+	return MPI_SUCCESS;
+}

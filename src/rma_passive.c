@@ -1,0 +1,283 @@
+/*
+ * Passive-target synchronization: MPI_Win_lock, MPI_Win_unlock,
+ * MPI_Win_lock_all, MPI_Win_unlock_all, the flushes and MPI_Win_sync.
+ *
+ * Each target has a fair reader/writer lock in the window segment; an
+ * exclusive lock also takes the window's group lock as kind B, and lock_all
+ * takes it as kind A (one operation, not one per target), so lock_all and
+ * exclusive locks exclude each other while shared locks and lock_all mix.
+ * The origin takes and releases the locks alone.  A waiter keeps its
+ * progress engine running and sleeps on its doorbell; it publishes that it
+ * waits for a lock of this window (its rank state) and counts itself in
+ * lock_waiters, and whoever releases a lock of the window while someone
+ * waits rings the doorbells of the ranks whose state says so.
+ */
+#include "api.h"
+#include "errhandler.h"
+#include "progress.h"
+#include "rma.h"
+#include "state.h"
+#include "win.h"
+
+/* One lock being acquired: the ticket and how to ask whether it is granted
+ * (asked again after a yes, it must keep saying yes without re-granting). */
+struct lock_wait {
+	struct win *w;
+	int target;
+	int kind;		/* 0: shared, 1: exclusive rwlock, 2: group A, 3: group B */
+	uint32_t ticket;
+	int granted;
+};
+
+static int lock_granted(void *arg)
+{
+	struct lock_wait *l = arg;
+	struct shm_rwlock *rw = &win_shm_target(l->w, l->target)->lock;
+
+	if (l->granted)
+		return 1;
+	switch (l->kind) {
+	case 0:
+		l->granted = shm_rwlock_read_ready(rw, l->ticket);
+		break;
+	case 1:
+		l->granted = shm_rwlock_write_ready(rw, l->ticket);
+		break;
+	default:
+		l->granted = shm_grouplock_ready(&l->w->shm->all, l->kind == 2 ?
+						 SHM_GROUP_A : SHM_GROUP_B, l->ticket);
+	}
+	return l->granted;
+}
+
+/* Wait for a lock ticket with the engine running. */
+static void lock_wait(struct win *w, enum call_id call, struct lock_wait *l)
+{
+	if (lock_granted(l))
+		return;
+	state_block(call, WAIT_WIN_LOCK, l->target < 0 ? -1 :
+		    comm_world_rank(w->comm, l->target), l->kind, w->comm->ctx);
+	/* seq_cst: our published state before the count; pairs with the
+	 * fence in win_lock_released() */
+	atomic_fetch_add_explicit(&w->shm->lock_waiters, 1, memory_order_seq_cst);
+	progress_wait(lock_granted, l);
+	atomic_fetch_sub_explicit(&w->shm->lock_waiters, 1, memory_order_relaxed);
+	state_unblock(call);
+}
+
+/* After releasing a lock: wake the ranks that wait for one of this window. */
+static void win_lock_released(struct win *w)
+{
+	/* seq_cst: the release before our look at the count; pairs with the
+	 * increment in lock_wait() */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&w->shm->lock_waiters, memory_order_relaxed) == 0)
+		return;
+	for (int r = 0; r < w->size; r++) {
+		int world = comm_world_rank(w->comm, r);
+		struct shm_rank_state *s = &shm_job_rank(rt.job, world)->state;
+
+		if (r != w->rank &&
+		    atomic_load_explicit(&s->wait_kind, memory_order_relaxed) == WAIT_WIN_LOCK &&
+		    atomic_load_explicit(&s->ctx, memory_order_relaxed) == w->comm->ctx)
+			progress_wake_rank(world);
+	}
+}
+
+/* Whether another epoch keeps a lock from beginning (fence epochs without
+ * operations end quietly). */
+static int lock_conflict(struct win *w)
+{
+	if (w->start_group || (w->fence_on && w->fence_used))
+		return 1;
+	w->fence_on = 0;
+	return 0;
+}
+
+API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
+{
+	struct lock_wait l;
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_lock");
+	if (!(w = win_arg("MPI_Win_lock", win, &rc)))
+		return rc;
+	if (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE)
+		return win_err(w, "MPI_Win_lock", MPI_ERR_LOCKTYPE, "lock_type",
+			       "%d is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE",
+			       lock_type);
+	if (rank < 0 || rank >= w->size)
+		return win_err(w, "MPI_Win_lock", MPI_ERR_RANK, "rank",
+			       "%d is not a rank of the window (size %d)", rank, w->size);
+	if (assert & ~MPI_MODE_NOCHECK)
+		return win_err(w, "MPI_Win_lock", MPI_ERR_ASSERT, "assert",
+			       "0x%x: only MPI_MODE_NOCHECK applies to lock", assert);
+	if (w->no_locks)
+		return win_err(w, "MPI_Win_lock", MPI_ERR_RMA_SYNC, "win",
+			       "was created with the info no_locks=true");
+	if (w->locked[rank] || w->lock_all || lock_conflict(w))
+		return win_err(w, "MPI_Win_lock", MPI_ERR_RMA_SYNC, "rank",
+			       w->locked[rank] ? "rank %d is locked already in this epoch" :
+			       "another access epoch is open (rank %d)", rank);
+	if (assert & MPI_MODE_NOCHECK) {
+		w->locked[rank] = WIN_LOCKED_NOCHECK;
+	} else if (lock_type == MPI_LOCK_SHARED) {
+		l = (struct lock_wait){ w, rank, 0, 0, 0 };
+		l.ticket = shm_rwlock_read_begin(&win_shm_target(w, rank)->lock);
+		lock_wait(w, CALL_WIN_LOCK, &l);
+		w->locked[rank] = WIN_LOCKED_SHARED;
+	} else {
+		/* the group lock first (against lock_all), then the target */
+		l = (struct lock_wait){ w, rank, 3, 0, 0 };
+		l.ticket = shm_grouplock_begin(&w->shm->all, SHM_GROUP_B);
+		lock_wait(w, CALL_WIN_LOCK, &l);
+		l = (struct lock_wait){ w, rank, 1, 0, 0 };
+		l.ticket = shm_rwlock_write_begin(&win_shm_target(w, rank)->lock);
+		lock_wait(w, CALL_WIN_LOCK, &l);
+		w->locked[rank] = WIN_LOCKED_EXCLUSIVE;
+	}
+	w->nlocked++;
+	return MPI_SUCCESS;
+}
+
+API(int, Win_unlock, (int rank, MPI_Win win))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_unlock");
+	if (!(w = win_arg("MPI_Win_unlock", win, &rc)))
+		return rc;
+	if (rank < 0 || rank >= w->size)
+		return win_err(w, "MPI_Win_unlock", MPI_ERR_RANK, "rank",
+			       "%d is not a rank of the window (size %d)", rank, w->size);
+	if (!w->locked[rank])
+		return win_err(w, "MPI_Win_unlock", MPI_ERR_RMA_SYNC, "rank",
+			       "rank %d is not locked", rank);
+	/* our operations are complete; the release below publishes them */
+	atomic_thread_fence(memory_order_seq_cst);
+	switch (w->locked[rank]) {
+	case WIN_LOCKED_SHARED:
+		shm_rwlock_read_unlock(&win_shm_target(w, rank)->lock);
+		win_lock_released(w);
+		break;
+	case WIN_LOCKED_EXCLUSIVE:
+		shm_rwlock_write_unlock(&win_shm_target(w, rank)->lock);
+		shm_grouplock_unlock(&w->shm->all, SHM_GROUP_B);
+		win_lock_released(w);
+		break;
+	default:
+		break;
+	}
+	w->locked[rank] = WIN_UNLOCKED;
+	w->nlocked--;
+	return MPI_SUCCESS;
+}
+
+API(int, Win_lock_all, (int assert, MPI_Win win))
+{
+	struct lock_wait l;
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_lock_all");
+	if (!(w = win_arg("MPI_Win_lock_all", win, &rc)))
+		return rc;
+	if (assert & ~MPI_MODE_NOCHECK)
+		return win_err(w, "MPI_Win_lock_all", MPI_ERR_ASSERT, "assert",
+			       "0x%x: only MPI_MODE_NOCHECK applies to lock_all", assert);
+	if (w->no_locks)
+		return win_err(w, "MPI_Win_lock_all", MPI_ERR_RMA_SYNC, "win",
+			       "was created with the info no_locks=true");
+	if (w->lock_all || w->nlocked || lock_conflict(w))
+		return win_err(w, "MPI_Win_lock_all", MPI_ERR_RMA_SYNC, "win",
+			       "another access epoch is open");
+	if (assert & MPI_MODE_NOCHECK) {
+		w->lock_all = 2;
+		return MPI_SUCCESS;
+	}
+	l = (struct lock_wait){ w, -1, 2, 0, 0 };
+	l.ticket = shm_grouplock_begin(&w->shm->all, SHM_GROUP_A);
+	lock_wait(w, CALL_WIN_LOCK_ALL, &l);
+	w->lock_all = 1;
+	return MPI_SUCCESS;
+}
+
+API(int, Win_unlock_all, (MPI_Win win))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_unlock_all");
+	if (!(w = win_arg("MPI_Win_unlock_all", win, &rc)))
+		return rc;
+	if (!w->lock_all)
+		return win_err(w, "MPI_Win_unlock_all", MPI_ERR_RMA_SYNC, "win",
+			       "MPI_Win_lock_all was not called");
+	atomic_thread_fence(memory_order_seq_cst);
+	if (w->lock_all == 1) {
+		shm_grouplock_unlock(&w->shm->all, SHM_GROUP_A);
+		win_lock_released(w);
+	}
+	w->lock_all = 0;
+	return MPI_SUCCESS;
+}
+
+/*
+ * The flushes: every operation is complete when its call returns, so a
+ * flush only orders memory.  They belong to passive-target epochs.
+ */
+#define FLUSH_ALL (-100)	/* win_flush: every target */
+
+static int win_flush(const char *call, MPI_Win win, int rank)
+{
+	struct win *w;
+	int rc;
+
+	runtime_check(call);
+	if (!(w = win_arg(call, win, &rc)))
+		return rc;
+	if (rank != FLUSH_ALL && (rank < 0 || rank >= w->size))
+		return win_err(w, call, MPI_ERR_RANK, "rank",
+			       "%d is not a rank of the window (size %d)", rank, w->size);
+	if (rank == FLUSH_ALL ? !w->lock_all && !w->nlocked : !rma_passive_ok(w, rank))
+		return win_err(w, call, MPI_ERR_RMA_SYNC, "win",
+			       "no passive-target epoch is open%s", rank == FLUSH_ALL ? "" :
+			       " to that rank");
+	atomic_thread_fence(memory_order_seq_cst);
+	return MPI_SUCCESS;
+}
+
+API(int, Win_flush, (int rank, MPI_Win win))
+{
+	return win_flush("MPI_Win_flush", win, rank);
+}
+
+API(int, Win_flush_local, (int rank, MPI_Win win))
+{
+	return win_flush("MPI_Win_flush_local", win, rank);
+}
+
+API(int, Win_flush_all, (MPI_Win win))
+{
+	return win_flush("MPI_Win_flush_all", win, FLUSH_ALL);
+}
+
+API(int, Win_flush_local_all, (MPI_Win win))
+{
+	return win_flush("MPI_Win_flush_local_all", win, FLUSH_ALL);
+}
+
+/* A full memory barrier, allowed in any epoch. */
+API(int, Win_sync, (MPI_Win win))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_sync");
+	if (!(w = win_arg("MPI_Win_sync", win, &rc)))
+		return rc;
+	atomic_thread_fence(memory_order_seq_cst);
+	return MPI_SUCCESS;
+}

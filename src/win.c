@@ -1,0 +1,608 @@
+/*
+ * Window lifecycle: MPI_Win_create, MPI_Win_allocate,
+ * MPI_Win_allocate_shared, MPI_Win_create_dynamic with MPI_Win_attach and
+ * MPI_Win_detach, MPI_Win_shared_query, MPI_Win_free.
+ *
+ * Creation is collective over a private duplicate of the user's
+ * communicator: the ranks trade what each brings (size, displacement unit,
+ * where its memory lives), rank 0 creates the window's segment, everybody
+ * maps it (and the MPI_Alloc_mem segments of MPI_Win_create), and once all
+ * have, rank 0 removes the name.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api.h"
+#include "attr.h"
+#include "coll.h"
+#include "comm.h"
+#include "errhandler.h"
+#include "info.h"
+#include "mem.h"
+#include "runtime.h"
+#include "win.h"
+
+static const struct win_ops win_ops_direct = {
+	.memory = "direct",
+};
+
+/* What each rank brings to a new window. */
+struct win_rank_info {
+	int64_t size;
+	int32_t disp_unit;
+	int32_t direct;		/* its memory can be mapped by the others */
+	uint64_t offset;	/* of its base in seg */
+	uint64_t align;		/* alignment it asks for its portion */
+	char seg[SHM_NAME_MAX];	/* MPI_Alloc_mem segment (MPI_Win_create) */
+};
+
+struct win *win_arg(const char *call, MPI_Win h, int *rc)
+{
+	struct win *w = win_get(h);
+
+	*rc = MPI_SUCCESS;
+	if (!w)
+		*rc = err_comm(MPI_COMM_WORLD, call, MPI_ERR_WIN, "win",
+			       h == MPI_WIN_NULL ? "is MPI_WIN_NULL" :
+			       "0x%x is not a valid window", (unsigned)h);
+	return w;
+}
+
+static size_t align_up(size_t x, size_t a)
+{
+	return (x + a - 1) / a * a;
+}
+
+/* Where everything lives in the window segment of n ranks. */
+static void win_layout(struct win_shm *s, uint32_t n)
+{
+	size_t at = align_up(sizeof(*s), SHM_CACHE_LINE);
+
+	s->tgt_off = at;
+	at = align_up(at + n * sizeof(struct win_shm_target), SHM_CACHE_LINE);
+	s->post_off = at;
+	at = align_up(at + (size_t)n * n * sizeof(shm_atomic_u32), SHM_CACHE_LINE);
+	s->dyn_off = at;
+	at = align_up(at + n * sizeof(struct win_dyn_table), SHM_CACHE_LINE);
+	s->stripe_off = at;
+	at = align_up(at + WIN_STRIPES * sizeof(struct shm_rwlock), 4096);
+	s->data_off = at;
+}
+
+/* The offsets of every rank's portion in the data area, and its size. */
+static size_t win_portions(const struct win_rank_info *info, int n, int noncontig,
+			   size_t *off)
+{
+	size_t at = 0;
+
+	for (int r = 0; r < n; r++) {
+		size_t a = info[r].align > SHM_CACHE_LINE ? info[r].align : SHM_CACHE_LINE;
+
+		if (noncontig && a < 4096)
+			a = 4096;
+		at = align_up(at, a);
+		off[r] = at;
+		at += (size_t)info[r].size;
+	}
+	return at;
+}
+
+static int win_seg_name(const struct win *w, char *name)
+{
+	char what[32];
+
+	snprintf(what, sizeof(what), "w%u", w->comm->ctx);
+	return shm_job_name(name, SHM_NAME_MAX, geteuid(), rt.job_id, what);
+}
+
+/* Map another rank's MPI_Alloc_mem segment (once per name). */
+static char *win_map(struct win *w, const char *name)
+{
+	struct win_map *m;
+
+	for (m = w->maps; m; m = m->next)
+		if (!strcmp(m->seg.name, name))
+			return m->seg.base;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->seg.fd = -1;
+	if (shm_seg_open(&m->seg, name) < 0) {
+		free(m);
+		return NULL;
+	}
+	m->next = w->maps;
+	w->maps = m;
+	return m->seg.base;
+}
+
+static void win_destroy(struct win *w)
+{
+	while (w->maps) {
+		struct win_map *m = w->maps;
+
+		w->maps = m->next;
+		shm_seg_close(&m->seg);
+		free(m);
+	}
+	if (w->seg.base)
+		shm_seg_close(&w->seg);
+	attr_delete_all(ATTR_WIN, w->handle, &w->attrs);
+	info_unref(w->info);
+	errh_unref(w->errh);
+	if (w->comm)
+		comm_unref(w->comm);
+	if (w->handle != MPI_WIN_NULL)
+		handle_release(w->handle);
+	free(w->t);
+	free(w->posts_seen);
+	free(w->locked);
+	free(w);
+}
+
+/* "true" for a boolean info key. */
+static int info_true(const struct info *i, const char *key)
+{
+	const char *v = info_lookup(i, key);
+
+	return v && !strcmp(v, "true");
+}
+
+/*
+ * The collective part of every creation call.  mine: what this rank brings
+ * (base is its own memory for MPI_Win_create, NULL otherwise).  On success
+ * *out is the window; an MPI error class otherwise, the same on every rank
+ * as far as the ranks can tell.
+ */
+static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
+		     void *base, const struct info *info, struct win **out)
+{
+	struct win_rank_info *all = NULL;
+	char name[SHM_NAME_MAX];
+	size_t *off = NULL, data = 0, segsize;
+	int rc, all_direct = 1, noncontig;
+	struct win *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return MPI_ERR_NO_MEM;
+	w->handle = MPI_WIN_NULL;
+	w->seg.fd = -1;
+	rc = comm_dup_internal(c, CALL_WIN_CREATE, &w->comm);
+	if (rc != MPI_SUCCESS) {
+		free(w);
+		return rc;
+	}
+	w->rank = c->rank;
+	w->size = c->size;
+	w->flavor = flavor;
+	w->base = base;
+	w->my_size = (MPI_Aint)mine->size;
+	w->disp_unit = mine->disp_unit;
+	w->model = MPI_WIN_UNIFIED;
+	w->errh = errh_get(MPI_ERRORS_ARE_FATAL);
+	errh_ref(w->errh);
+	w->info = info ? info_dup_internal(info) : NULL;
+	w->no_locks = info_true(info, "no_locks");
+	snprintf(w->name, sizeof(w->name), "window");
+	all = (struct win_rank_info *)coll_allgather_packed(w->comm, CALL_WIN_CREATE, mine,
+							    sizeof(*mine), dt_get(MPI_BYTE),
+							    sizeof(*mine));
+	w->t = calloc((size_t)w->size, sizeof(*w->t));
+	w->posts_seen = calloc((size_t)w->size, sizeof(*w->posts_seen));
+	w->locked = calloc((size_t)w->size, sizeof(*w->locked));
+	off = calloc((size_t)w->size, sizeof(*off));
+	/* every rank sees the same `all`, so every rank decides alike */
+	if (!all || !w->t || !w->posts_seen || !w->locked || !off) {
+		rc = MPI_ERR_NO_MEM;
+		goto out;
+	}
+	for (int r = 0; r < w->size; r++)
+		all_direct &= all[r].direct;
+	if (!all_direct) {
+		rc = MPI_ERR_UNSUPPORTED_OPERATION;
+		goto out;
+	}
+	noncontig = info_true(info, "alloc_shared_noncontig");
+	if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED)
+		data = win_portions(all, w->size, noncontig, off);
+	/* rank 0 makes the segment, then everybody else maps it */
+	win_seg_name(w, name);
+	if (w->rank == 0) {
+		struct win_shm s;
+
+		win_layout(&s, (uint32_t)w->size);
+		segsize = s.data_off + data;
+		rc = shm_seg_create(&w->seg, name, segsize, 0) < 0 ? MPI_ERR_NO_MEM : 0;
+		if (rc == MPI_SUCCESS) {
+			w->shm = w->seg.base;
+			*w->shm = s;
+			w->shm->magic = WIN_MAGIC;
+			w->shm->nranks = (uint32_t)w->size;
+			w->shm->flavor = (uint32_t)flavor;
+			w->shm->size = segsize;
+			shm_grouplock_init(&w->shm->all);
+			for (int r = 0; r < w->size; r++) {
+				shm_rwlock_init(&win_shm_target(w, r)->lock);
+			}
+			for (unsigned i = 0; i < WIN_STRIPES; i++)
+				shm_rwlock_init(win_shm_stripe(w, i));
+		}
+	}
+	/* rank 0's outcome reaches everybody before anybody maps */
+	coll_bcast_bytes(w->comm, CALL_WIN_CREATE, &rc, sizeof(rc), 0);
+	if (rc != MPI_SUCCESS)
+		goto out;
+	if (w->rank != 0) {
+		rc = shm_seg_open(&w->seg, name) < 0 ? MPI_ERR_INTERN : MPI_SUCCESS;
+		w->shm = w->seg.base;
+		if (rc == MPI_SUCCESS && (w->shm->magic != WIN_MAGIC ||
+					  w->shm->nranks != (uint32_t)w->size))
+			rc = MPI_ERR_INTERN;
+	}
+	for (int r = 0; rc == MPI_SUCCESS && r < w->size; r++) {
+		struct win_target *t = &w->t[r];
+
+		t->size = (MPI_Aint)all[r].size;
+		t->disp_unit = all[r].disp_unit;
+		t->ops = &win_ops_direct;
+		if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) {
+			t->base = (char *)w->shm + w->shm->data_off + off[r];
+		} else if (flavor == MPI_WIN_FLAVOR_CREATE && r == w->rank) {
+			t->base = base;
+		} else if (flavor == MPI_WIN_FLAVOR_CREATE && all[r].size > 0) {
+			char *m = win_map(w, all[r].seg);
+
+			if (!m)
+				rc = MPI_ERR_INTERN;
+			else
+				t->base = m + all[r].offset;
+		}
+	}
+	/* nobody may leave with a failure the others do not know of (this
+	 * also tells rank 0 that every rank has mapped the segment) */
+	PMPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MAX, w->comm->handle);
+	if (w->rank == 0)
+		shm_seg_unlink(name);
+	if (rc != MPI_SUCCESS)
+		goto out;
+	if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED)
+		w->base = w->my_size > 0 ? w->t[w->rank].base : NULL;
+	if (handle_alloc(HANDLE_WIN, w, &w->handle) < 0) {
+		rc = MPI_ERR_NO_MEM;
+		goto out;
+	}
+	free(all);
+	free(off);
+	*out = w;
+	return MPI_SUCCESS;
+out:
+	free(all);
+	free(off);
+	win_destroy(w);
+	return rc;
+}
+
+/* ---- creation calls ----------------------------------------------------- */
+
+static int win_check_common(const char *call, MPI_Comm comm, MPI_Aint size,
+			    int disp_unit, MPI_Info info, MPI_Win *win, struct comm **c,
+			    struct info **i)
+{
+	*c = comm_get(comm);
+	if (!*c)
+		return comm_err_invalid(comm, call);
+	if (size < 0)
+		return err_comm(comm, call, MPI_ERR_SIZE, "size", "%ld is negative",
+				(long)size);
+	if (disp_unit <= 0)
+		return err_comm(comm, call, MPI_ERR_DISP, "disp_unit",
+				"%d is not positive", disp_unit);
+	*i = NULL;
+	if (info != MPI_INFO_NULL && !(*i = info_get(info)))
+		return err_comm(comm, call, MPI_ERR_INFO, "info",
+				"0x%x is not a valid info object", (unsigned)info);
+	if (!win)
+		return err_comm(comm, call, MPI_ERR_ARG, "win", "is NULL");
+	return MPI_SUCCESS;
+}
+
+static int win_create_done(const char *call, MPI_Comm comm, int rc, struct win *w,
+			   MPI_Win *win)
+{
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, call, rc, NULL, rc == MPI_ERR_UNSUPPORTED_OPERATION ?
+				"window memory that other processes cannot map (not "
+				"from MPI_Alloc_mem) is not supported yet" :
+				"cannot create the window");
+	*win = w->handle;
+	return MPI_SUCCESS;
+}
+
+API(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+		      MPI_Comm comm, MPI_Win *win))
+{
+	struct win_rank_info mine = { 0 };
+	struct comm *c;
+	struct info *i;
+	struct win *w = NULL;
+	size_t offset = 0;
+	int rc;
+
+	runtime_check("MPI_Win_create");
+	rc = win_check_common("MPI_Win_create", comm, size, disp_unit, info, win, &c, &i);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!base && size > 0)
+		return err_comm(comm, "MPI_Win_create", MPI_ERR_ARG, "base", "is NULL");
+	mine.size = size;
+	mine.disp_unit = disp_unit;
+	/* memory nobody else needs to reach is as good as shared */
+	mine.direct = size == 0 ||
+		      mem_find(base, (size_t)size, mine.seg, &offset) == 0;
+	mine.offset = offset;
+	rc = win_setup(c, MPI_WIN_FLAVOR_CREATE, &mine, base, i, &w);
+	return win_create_done("MPI_Win_create", comm, rc, w, win);
+}
+
+/* The mpi_minimum_alignment info key (MPI 4.1), or 0. */
+static uint64_t win_min_align(const struct info *i)
+{
+	const char *v = info_lookup(i, "mpi_minimum_alignment");
+	unsigned long a = v ? strtoul(v, NULL, 0) : 0;
+
+	/* a power of two, as alignments are; anything else is ignored */
+	return a && !(a & (a - 1)) ? a : 0;
+}
+
+static int win_allocate(const char *call, int flavor, MPI_Aint size, int disp_unit,
+			MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	struct win_rank_info mine = { 0 };
+	struct comm *c;
+	struct info *i;
+	struct win *w = NULL;
+	int rc;
+
+	rc = win_check_common(call, comm, size, disp_unit, info, win, &c, &i);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!baseptr)
+		return err_comm(comm, call, MPI_ERR_ARG, "baseptr", "is NULL");
+	mine.size = size;
+	mine.disp_unit = disp_unit;
+	mine.direct = 1;
+	mine.align = win_min_align(i);
+	rc = win_setup(c, flavor, &mine, NULL, i, &w);
+	rc = win_create_done(call, comm, rc, w, win);
+	if (rc == MPI_SUCCESS)
+		*(void **)baseptr = w->base;
+	return rc;
+}
+
+API(int, Win_allocate, (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+			void *baseptr, MPI_Win *win))
+{
+	runtime_check("MPI_Win_allocate");
+	return win_allocate("MPI_Win_allocate", MPI_WIN_FLAVOR_ALLOCATE, size, disp_unit,
+			    info, comm, baseptr, win);
+}
+
+API(int, Win_allocate_shared, (MPI_Aint size, int disp_unit, MPI_Info info,
+			       MPI_Comm comm, void *baseptr, MPI_Win *win))
+{
+	runtime_check("MPI_Win_allocate_shared");
+	return win_allocate("MPI_Win_allocate_shared", MPI_WIN_FLAVOR_SHARED, size,
+			    disp_unit, info, comm, baseptr, win);
+}
+
+API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
+{
+	struct win_rank_info mine = { .disp_unit = 1, .direct = 1 };
+	struct comm *c;
+	struct info *i;
+	struct win *w = NULL;
+	int rc;
+
+	runtime_check("MPI_Win_create_dynamic");
+	rc = win_check_common("MPI_Win_create_dynamic", comm, 0, 1, info, win, &c, &i);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = win_setup(c, MPI_WIN_FLAVOR_DYNAMIC, &mine, MPI_BOTTOM, i, &w);
+	return win_create_done("MPI_Win_create_dynamic", comm, rc, w, win);
+}
+
+/* ---- dynamic windows ---------------------------------------------------- */
+
+/* Change this rank's table of attached regions, seqlock style: the
+ * generation is odd while it changes (readers retry). */
+static void dyn_begin(struct win_dyn_table *d)
+{
+	atomic_fetch_add_explicit(&d->gen, 1, memory_order_relaxed);
+	/* the odd generation is seen before any change; pairs with the
+	 * reader's acquire fence in win_dyn_find() */
+	atomic_thread_fence(memory_order_release);
+}
+
+static void dyn_end(struct win_dyn_table *d)
+{
+	/* release: the changes are seen before the even generation */
+	atomic_fetch_add_explicit(&d->gen, 1, memory_order_release);
+}
+
+API(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size))
+{
+	struct win_dyn_table *d;
+	struct win_dyn_region reg = { 0 };
+	struct win *w;
+	size_t offset;
+	int rc;
+
+	runtime_check("MPI_Win_attach");
+	if (!(w = win_arg("MPI_Win_attach", win, &rc)))
+		return rc;
+	if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+		return win_err(w, "MPI_Win_attach", MPI_ERR_RMA_FLAVOR, "win",
+			       "was not created by MPI_Win_create_dynamic");
+	if (size < 0 || (!base && size > 0))
+		return win_err(w, "MPI_Win_attach", MPI_ERR_ARG, size < 0 ? "size" : "base",
+			       size < 0 ? "is negative" : "is NULL");
+	if (size == 0)
+		return MPI_SUCCESS;
+	if (mem_find(base, (size_t)size, reg.seg, &offset) < 0)
+		return win_err(w, "MPI_Win_attach", MPI_ERR_RMA_ATTACH, "base",
+			       "%p is not MPI_Alloc_mem memory (other memory is not "
+			       "supported yet)", base);
+	d = win_shm_dyn(w, w->rank);
+	for (uint32_t k = 0; k < d->n; k++)
+		if ((uintptr_t)base < d->r[k].addr + d->r[k].size &&
+		    d->r[k].addr < (uintptr_t)base + (uintptr_t)size)
+			return win_err(w, "MPI_Win_attach", MPI_ERR_RMA_ATTACH, "base",
+				       "overlaps memory already attached");
+	if (d->n == WIN_DYN_MAX)
+		return win_err(w, "MPI_Win_attach", MPI_ERR_RMA_ATTACH, "base",
+			       "%d regions are attached already", WIN_DYN_MAX);
+	reg.addr = (uintptr_t)base;
+	reg.size = (uint64_t)size;
+	reg.offset = offset;
+	dyn_begin(d);
+	d->r[d->n++] = reg;
+	dyn_end(d);
+	return MPI_SUCCESS;
+}
+
+API(int, Win_detach, (MPI_Win win, const void *base))
+{
+	struct win_dyn_table *d;
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_detach");
+	if (!(w = win_arg("MPI_Win_detach", win, &rc)))
+		return rc;
+	if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
+		return win_err(w, "MPI_Win_detach", MPI_ERR_RMA_FLAVOR, "win",
+			       "was not created by MPI_Win_create_dynamic");
+	d = win_shm_dyn(w, w->rank);
+	for (uint32_t k = 0; k < d->n; k++)
+		if (d->r[k].addr == (uintptr_t)base) {
+			dyn_begin(d);
+			d->r[k] = d->r[--d->n];
+			dyn_end(d);
+			return MPI_SUCCESS;
+		}
+	return win_err(w, "MPI_Win_detach", MPI_ERR_RMA_ATTACH, "base",
+		       "%p is not attached to this window", base);
+}
+
+/* A consistent copy of the region of target's table holding [a, a + n). */
+static int win_dyn_find(const struct win *w, int target, uint64_t a, uint64_t n,
+			struct win_dyn_region *out)
+{
+	struct win_dyn_table *d = win_shm_dyn(w, target);
+
+	for (;;) {
+		/* acquire: pairs with dyn_end()'s release */
+		uint32_t g = atomic_load_explicit(&d->gen, memory_order_acquire);
+		int found = 0;
+
+		if (g & 1)
+			continue;
+		for (uint32_t k = 0; k < d->n && k < WIN_DYN_MAX; k++)
+			if (a >= d->r[k].addr && a + n <= d->r[k].addr + d->r[k].size) {
+				*out = d->r[k];
+				found = 1;
+				break;
+			}
+		/* the reads above happen before the re-check; pairs with
+		 * dyn_begin()'s fence */
+		atomic_thread_fence(memory_order_acquire);
+		if (atomic_load_explicit(&d->gen, memory_order_relaxed) == g)
+			return found ? 0 : -ENOENT;
+	}
+}
+
+int win_target_addr(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
+		    MPI_Aint hi, char **addr)
+{
+	const struct win_target *t = &w->t[target];
+	struct win_dyn_region reg;
+	MPI_Aint at;
+	char *m;
+
+	if (hi <= lo) {
+		*addr = t->base;	/* nothing is touched */
+		return MPI_SUCCESS;
+	}
+	if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
+		/* disp is an address in the target, from MPI_Get_address */
+		if (__builtin_add_overflow(disp, lo, &at) ||
+		    win_dyn_find(w, target, (uint64_t)at, (uint64_t)(hi - lo), &reg) < 0)
+			return MPI_ERR_RMA_RANGE;
+		m = target == w->rank ? (char *)(uintptr_t)reg.addr - reg.offset :
+		    win_map(w, reg.seg);
+		if (!m)
+			return MPI_ERR_RMA_RANGE;
+		*addr = m + reg.offset + ((uint64_t)disp - reg.addr);
+		return MPI_SUCCESS;
+	}
+	if (disp < 0 || __builtin_mul_overflow(disp, (MPI_Aint)t->disp_unit, &at) ||
+	    at + lo < 0 || at + hi > t->size)
+		return MPI_ERR_RMA_RANGE;
+	*addr = t->base + at;
+	return MPI_SUCCESS;
+}
+
+/* ---- queries and the end ------------------------------------------------ */
+
+API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+			    void *baseptr))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_shared_query");
+	if (!(w = win_arg("MPI_Win_shared_query", win, &rc)))
+		return rc;
+	if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+		return win_err(w, "MPI_Win_shared_query", MPI_ERR_RMA_FLAVOR, "win",
+			       "is a dynamic window: its memory has no single base");
+	if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
+		return win_err(w, "MPI_Win_shared_query", MPI_ERR_RANK, "rank",
+			       "%d is not a rank of the window (size %d)", rank, w->size);
+	if (!size || !disp_unit || !baseptr)
+		return win_err(w, "MPI_Win_shared_query", MPI_ERR_ARG,
+			       !size ? "size" : !disp_unit ? "disp_unit" : "baseptr",
+			       "is NULL");
+	/* MPI_PROC_NULL: the lowest rank with memory */
+	if (rank == MPI_PROC_NULL)
+		for (rank = 0; rank < w->size - 1 && w->t[rank].size == 0; rank++)
+			;
+	*size = w->t[rank].size;
+	*disp_unit = w->t[rank].disp_unit;
+	*(void **)baseptr = w->t[rank].size > 0 ? w->t[rank].base : NULL;
+	return MPI_SUCCESS;
+}
+
+API(int, Win_free, (MPI_Win *win))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_free");
+	if (!win)
+		return err_comm(MPI_COMM_WORLD, "MPI_Win_free", MPI_ERR_ARG, "win", "is NULL");
+	if (!(w = win_arg("MPI_Win_free", *win, &rc)))
+		return rc;
+	if (w->nlocked || w->lock_all || w->start_group || w->post_group)
+		return win_err(w, "MPI_Win_free", MPI_ERR_RMA_SYNC, "win",
+			       "an epoch is still open (lock, start or post)");
+	/* collective: nobody's memory goes while others may still reach it */
+	coll_barrier(w->comm, CALL_WIN_FREE);
+	attr_delete_all(ATTR_WIN, w->handle, &w->attrs);
+	win_destroy(w);
+	*win = MPI_WIN_NULL;
+	return MPI_SUCCESS;
+}

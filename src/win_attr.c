@@ -1,0 +1,324 @@
+/*
+ * What a window tells about itself and what can be hung on it: attributes
+ * (predefined and user keyvals), its group, info hints, name and error
+ * handler.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "attr.h"
+#include "errhandler.h"
+#include "group.h"
+#include "info.h"
+#include "runtime.h"
+#include "win.h"
+
+__attribute__((visibility("default")))
+int MPI_WIN_NULL_COPY_FN(MPI_Win win, int keyval, void *extra, void *in, void *out,
+			 int *flag)
+{
+	(void)win, (void)keyval, (void)extra, (void)in, (void)out;
+	*flag = 0;
+	return MPI_SUCCESS;
+}
+
+__attribute__((visibility("default")))
+int MPI_WIN_DUP_FN(MPI_Win win, int keyval, void *extra, void *in, void *out, int *flag)
+{
+	(void)win, (void)keyval, (void)extra;
+	*(void **)out = in;
+	*flag = 1;
+	return MPI_SUCCESS;
+}
+
+__attribute__((visibility("default")))
+int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int keyval, void *value, void *extra)
+{
+	(void)win, (void)keyval, (void)value, (void)extra;
+	return MPI_SUCCESS;
+}
+
+API(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_get_attr");
+	if (!(w = win_arg("MPI_Win_get_attr", win, &rc)))
+		return rc;
+	if (!attribute_val || !flag)
+		return win_err(w, "MPI_Win_get_attr", MPI_ERR_ARG,
+			       !flag ? "flag" : "attribute_val", "is NULL");
+	*flag = 1;
+	switch (win_keyval) {
+	case MPI_WIN_BASE:
+		*(void **)attribute_val = w->base;
+		return MPI_SUCCESS;
+	case MPI_WIN_SIZE:
+		*(MPI_Aint **)attribute_val = &w->my_size;
+		return MPI_SUCCESS;
+	case MPI_WIN_DISP_UNIT:
+		*(int **)attribute_val = &w->disp_unit;
+		return MPI_SUCCESS;
+	case MPI_WIN_CREATE_FLAVOR:
+		*(int **)attribute_val = &w->flavor;
+		return MPI_SUCCESS;
+	case MPI_WIN_MODEL:
+		*(int **)attribute_val = &w->model;
+		return MPI_SUCCESS;
+	}
+	if (!attr_keyval_valid(ATTR_WIN, win_keyval))
+		return win_err(w, "MPI_Win_get_attr", MPI_ERR_KEYVAL, "win_keyval",
+			       "%d is not a window keyval", win_keyval);
+	return attr_get(w->attrs, win_keyval, (void **)attribute_val, flag);
+}
+
+static int win_predefined_keyval(int keyval)
+{
+	return keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL;
+}
+
+API(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_set_attr");
+	if (!(w = win_arg("MPI_Win_set_attr", win, &rc)))
+		return rc;
+	if (win_predefined_keyval(win_keyval))
+		return win_err(w, "MPI_Win_set_attr", MPI_ERR_KEYVAL, "win_keyval",
+			       "%d is predefined and cannot be set", win_keyval);
+	rc = attr_set(ATTR_WIN, win, &w->attrs, win_keyval, attribute_val);
+	if (rc != MPI_SUCCESS)
+		return win_err(w, "MPI_Win_set_attr", rc, "win_keyval",
+			       rc == MPI_ERR_KEYVAL ? "%d is not a window keyval" :
+			       "keyval %d: the delete callback failed", win_keyval);
+	return MPI_SUCCESS;
+}
+
+API(int, Win_delete_attr, (MPI_Win win, int win_keyval))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_delete_attr");
+	if (!(w = win_arg("MPI_Win_delete_attr", win, &rc)))
+		return rc;
+	rc = attr_delete(ATTR_WIN, win, &w->attrs, win_keyval);
+	if (rc != MPI_SUCCESS)
+		return win_err(w, "MPI_Win_delete_attr", rc, "win_keyval",
+			       rc == MPI_ERR_KEYVAL ? "%d is not a window keyval" :
+			       "keyval %d: the delete callback failed", win_keyval);
+	return MPI_SUCCESS;
+}
+
+API(int, Win_create_keyval, (MPI_Win_copy_attr_function *win_copy_attr_fn,
+			     MPI_Win_delete_attr_function *win_delete_attr_fn,
+			     int *win_keyval, void *extra_state))
+{
+	int rc;
+
+	runtime_check("MPI_Win_create_keyval");
+	if (!win_keyval)
+		return err_comm(MPI_COMM_WORLD, "MPI_Win_create_keyval", MPI_ERR_ARG,
+				"win_keyval", "is NULL");
+	rc = attr_keyval_create(ATTR_WIN, (attr_copy_fn *)win_copy_attr_fn,
+				(attr_delete_fn *)win_delete_attr_fn, extra_state,
+				win_keyval);
+	return rc == MPI_SUCCESS ? rc :
+	       err_comm(MPI_COMM_WORLD, "MPI_Win_create_keyval", rc, NULL,
+			"out of memory");
+}
+
+API(int, Win_free_keyval, (int *win_keyval))
+{
+	runtime_check("MPI_Win_free_keyval");
+	if (!win_keyval)
+		return err_comm(MPI_COMM_WORLD, "MPI_Win_free_keyval", MPI_ERR_ARG,
+				"win_keyval", "is NULL");
+	if (attr_keyval_free(ATTR_WIN, win_keyval) != MPI_SUCCESS)
+		return err_comm(MPI_COMM_WORLD, "MPI_Win_free_keyval", MPI_ERR_KEYVAL,
+				"win_keyval", "%d is not a window keyval", *win_keyval);
+	return MPI_SUCCESS;
+}
+
+API(int, Win_get_group, (MPI_Win win, MPI_Group *group))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_get_group");
+	if (!(w = win_arg("MPI_Win_get_group", win, &rc)))
+		return rc;
+	if (!group)
+		return win_err(w, "MPI_Win_get_group", MPI_ERR_ARG, "group", "is NULL");
+	group_ref(w->comm->group);
+	*group = w->comm->group->handle;
+	return MPI_SUCCESS;
+}
+
+/* The hints a window keeps; shmpi_memory is set by shmpi alone. */
+static const char *const win_info_keys[] = {
+	"no_locks", "accumulate_ordering", "accumulate_ops", "same_size",
+	"same_disp_unit", "alloc_shared_noncontig", "mpi_minimum_alignment",
+};
+
+API(int, Win_set_info, (MPI_Win win, MPI_Info info))
+{
+	struct info *i;
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_set_info");
+	if (!(w = win_arg("MPI_Win_set_info", win, &rc)))
+		return rc;
+	if (!(i = info_get(info)))
+		return win_err(w, "MPI_Win_set_info", MPI_ERR_INFO, "info",
+			       "0x%x is not a valid info object", (unsigned)info);
+	if (!w->info && !(w->info = info_dup_internal(&(struct info){ 0 })))
+		return win_err(w, "MPI_Win_set_info", MPI_ERR_NO_MEM, NULL, "out of memory");
+	for (struct info_entry *e = i->head; e; e = e->next)
+		for (size_t k = 0; k < sizeof(win_info_keys) / sizeof(win_info_keys[0]); k++)
+			if (!strcmp(e->key, win_info_keys[k]) &&
+			    info_put(w->info, e->key, e->value) < 0)
+				return win_err(w, "MPI_Win_set_info", MPI_ERR_NO_MEM, NULL,
+					       "out of memory");
+	return MPI_SUCCESS;
+}
+
+API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
+{
+	struct info *copy;
+	const char *ordering;
+	struct win *w;
+	MPI_Info h;
+	int rc;
+
+	runtime_check("MPI_Win_get_info");
+	if (!(w = win_arg("MPI_Win_get_info", win, &rc)))
+		return rc;
+	if (!info_used)
+		return win_err(w, "MPI_Win_get_info", MPI_ERR_ARG, "info_used", "is NULL");
+	rc = PMPI_Info_create(&h);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	copy = info_get(h);
+	ordering = info_lookup(w->info, "accumulate_ordering");
+	/* the hints in force, with the defaults of the ones never given */
+	if (info_put(copy, "no_locks", w->no_locks ? "true" : "false") < 0 ||
+	    info_put(copy, "accumulate_ordering", ordering ? ordering : "rar,raw,war,waw") < 0 ||
+	    info_put(copy, "accumulate_ops", info_lookup(w->info, "accumulate_ops") ?
+		     info_lookup(w->info, "accumulate_ops") : "same_op_no_op") < 0 ||
+	    info_put(copy, "same_size", info_lookup(w->info, "same_size") ?
+		     info_lookup(w->info, "same_size") : "false") < 0 ||
+	    info_put(copy, "same_disp_unit", info_lookup(w->info, "same_disp_unit") ?
+		     info_lookup(w->info, "same_disp_unit") : "false") < 0 ||
+	    info_put(copy, "shmpi_memory", w->t[w->rank].ops->memory) < 0) {
+		PMPI_Info_free(&h);
+		return win_err(w, "MPI_Win_get_info", MPI_ERR_NO_MEM, NULL, "out of memory");
+	}
+	if (w->flavor == MPI_WIN_FLAVOR_SHARED)
+		info_put(copy, "alloc_shared_noncontig",
+			 info_lookup(w->info, "alloc_shared_noncontig") ?
+			 info_lookup(w->info, "alloc_shared_noncontig") : "false");
+	*info_used = h;
+	return MPI_SUCCESS;
+}
+
+API(int, Win_set_name, (MPI_Win win, const char *win_name))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_set_name");
+	if (!(w = win_arg("MPI_Win_set_name", win, &rc)))
+		return rc;
+	if (!win_name)
+		return win_err(w, "MPI_Win_set_name", MPI_ERR_ARG, "win_name", "is NULL");
+	snprintf(w->name, sizeof(w->name), "%s", win_name);
+	return MPI_SUCCESS;
+}
+
+API(int, Win_get_name, (MPI_Win win, char *win_name, int *resultlen))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_get_name");
+	if (!(w = win_arg("MPI_Win_get_name", win, &rc)))
+		return rc;
+	if (!win_name || !resultlen)
+		return win_err(w, "MPI_Win_get_name", MPI_ERR_ARG,
+			       !win_name ? "win_name" : "resultlen", "is NULL");
+	snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", w->name);
+	*resultlen = (int)strlen(win_name);
+	return MPI_SUCCESS;
+}
+
+API(int, Win_create_errhandler, (MPI_Win_errhandler_function *win_errhandler_fn,
+				 MPI_Errhandler *errhandler))
+{
+	runtime_check("MPI_Win_create_errhandler");
+	if (!win_errhandler_fn || !errhandler)
+		return err_comm(MPI_COMM_WORLD, "MPI_Win_create_errhandler", MPI_ERR_ARG,
+				!errhandler ? "errhandler" : "win_errhandler_fn",
+				"is NULL");
+	if (errh_create(ERRH_WIN, (errh_fn *)win_errhandler_fn, errhandler) != MPI_SUCCESS)
+		return err_comm(MPI_COMM_WORLD, "MPI_Win_create_errhandler",
+				MPI_ERR_NO_MEM, NULL, "out of memory");
+	return MPI_SUCCESS;
+}
+
+API(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
+{
+	struct errhandler *eh;
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_set_errhandler");
+	if (!(w = win_arg("MPI_Win_set_errhandler", win, &rc)))
+		return rc;
+	eh = errh_get(errhandler);
+	if (!eh || (eh->kind != ERRH_ANY && eh->kind != ERRH_WIN))
+		return win_err(w, "MPI_Win_set_errhandler", MPI_ERR_ARG, "errhandler",
+			       "0x%x is not an error handler for windows",
+			       (unsigned)errhandler);
+	errh_ref(eh);
+	errh_unref(w->errh);
+	w->errh = eh;
+	return MPI_SUCCESS;
+}
+
+API(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler *errhandler))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_get_errhandler");
+	if (!(w = win_arg("MPI_Win_get_errhandler", win, &rc)))
+		return rc;
+	if (!errhandler)
+		return win_err(w, "MPI_Win_get_errhandler", MPI_ERR_ARG, "errhandler",
+			       "is NULL");
+	errh_ref(w->errh);
+	*errhandler = w->errh->handle;
+	return MPI_SUCCESS;
+}
+
+API(int, Win_call_errhandler, (MPI_Win win, int errorcode))
+{
+	struct win *w;
+	int rc;
+
+	runtime_check("MPI_Win_call_errhandler");
+	if (!(w = win_arg("MPI_Win_call_errhandler", win, &rc)))
+		return rc;
+	if (!err_class_name(errorcode) || errorcode == MPI_SUCCESS)
+		return win_err(w, "MPI_Win_call_errhandler", MPI_ERR_ARG, "errorcode",
+			       "%d is not an error code", errorcode);
+	win_err(w, "MPI_Win_call_errhandler", errorcode, NULL, "raised by the program");
+	return MPI_SUCCESS;
+}
