@@ -370,6 +370,8 @@ SHMPI_DECLARE(int, Comm_free_keyval, (int *comm_keyval))
 SHMPI_DECLARE(int, Comm_set_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val))
 SHMPI_DECLARE(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag))
 SHMPI_DECLARE(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval))
+SHMPI_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+SHMPI_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
 
 /* info */
 SHMPI_DECLARE(int, Info_create, (MPI_Info *info))

@@ -33,23 +33,30 @@ static inline int seq_eq(uint32_t a, uint32_t b)
 }
 
 /*
- * Wait until the word's value equals want modulo 2^31: spin `spins` rounds,
- * then sleep through the waitword protocol (which re-checks after every
- * wake-up, spurious or not).
+ * Wait until the word's value equals want modulo 2^31.  Spin (at most
+ * `spins` rounds in all) only while the value is within `near` of want,
+ * that is while we are next in line: a waiter further back has no chance of
+ * a grant soon and would only take the CPU from the holder (eight ranks on
+ * two cores).  Otherwise sleep through the waitword protocol until the value
+ * changes, then look again (wake-ups may also be spurious).
  */
-static void await_value(struct shm_waitword *w, uint32_t want, unsigned spins)
+static void await_value(struct shm_waitword *w, uint32_t want, uint32_t near,
+			unsigned spins)
 {
 	/* acquire: pairs with the seq_cst fetch_add that hands the lock over */
 	uint32_t now = atomic_load_explicit(&w->value, memory_order_acquire);
 
-	for (unsigned i = 0; i < spins && !seq_eq(now, want); i++) {
-		shm_cpu_relax();
-		/* acquire: as above */
-		now = atomic_load_explicit(&w->value, memory_order_acquire);
-	}
-	/* shm_waitword_wait returns an acquire-loaded value that differs */
-	while (!seq_eq(now, want))
+	while (!seq_eq(now, want)) {
+		if (spins > 0 && ((want - now) & SEQ_MASK) <= near) {
+			spins--;
+			shm_cpu_relax();
+			/* acquire: as above */
+			now = atomic_load_explicit(&w->value, memory_order_acquire);
+			continue;
+		}
+		/* returns an acquire-loaded value that differs from now */
 		now = shm_waitword_wait(w, now, 0);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -130,13 +137,15 @@ void shm_rwlock_read_wait(struct shm_rwlock *l, uint32_t ticket, unsigned spins)
 	if ((int32_t)(atomic_load_explicit(&l->read_serving.value,
 					   memory_order_acquire) - 2 * ticket) > 0)
 		return;
-	await_value(&l->read_serving, 2 * ticket, spins);
+	/* next in line: the ticket before ours is at the gate or writing */
+	await_value(&l->read_serving, 2 * ticket, 2, spins);
 	rwlock_read_enter(l);
 }
 
 void shm_rwlock_write_wait(struct shm_rwlock *l, uint32_t ticket, unsigned spins)
 {
-	await_value(&l->write_serving, ticket, spins);
+	/* next in line: one ticket has yet to leave */
+	await_value(&l->write_serving, ticket, 1, spins);
 	rwlock_write_enter(l, ticket);
 }
 
@@ -296,7 +305,8 @@ int shm_grouplock_ready(struct shm_grouplock *g, enum shm_group_kind kind,
 void shm_grouplock_wait(struct shm_grouplock *g, enum shm_group_kind kind,
 			uint32_t ticket, unsigned spins)
 {
-	await_value(&g->done[gl_other(kind)], ticket, spins);
+	/* next in line: one holder of the other kind has yet to leave */
+	await_value(&g->done[gl_other(kind)], ticket, 1, spins);
 }
 
 void shm_grouplock_lock(struct shm_grouplock *g, enum shm_group_kind kind,

@@ -89,12 +89,16 @@ int bsend_start(struct comm *c, const void *buf, MPI_Count count,
 
 	if (!bsend.attached)
 		return MPI_ERR_BUFFER;
+	progress_lock();	/* the engine frees blocks as messages leave */
 	rc = bsend_alloc(bytes + MPI_BSEND_OVERHEAD, &b);
-	if (rc < 0)
+	if (rc < 0) {
+		progress_unlock();
 		return rc == -ENOSPC ? MPI_ERR_BUFFER : MPI_ERR_NO_MEM;
+	}
 	r = req_new(REQ_BSEND, 0);
 	if (!r) {
 		bsend_unlink(b);
+		progress_unlock();
 		return MPI_ERR_NO_MEM;
 	}
 	dt_pack(dt, buf, 0, bsend.buf + b->off, bytes);
@@ -109,13 +113,15 @@ int bsend_start(struct comm *c, const void *buf, MPI_Count count,
 	r->bytes = bytes;
 	r->mode = SEND_BUFFERED;
 	progress_send_start(r);
+	progress_unlock();
 	return MPI_SUCCESS;
 }
 
+/* From the engine (under its lock, maybe in the progress thread). */
 void bsend_done(struct request *r)
 {
 	bsend_unlink(r->owner);
-	req_release(r);
+	req_release_async(r);
 }
 
 int bsend_pending(void)
@@ -165,9 +171,11 @@ API(int, Buffer_detach, (void *buffer_addr, int *size))
 		progress_wait(bsend_drained, NULL);
 		state_unblock(CALL_BUFFER_DETACH);
 	}
+	progress_lock();
 	*(void **)buffer_addr = bsend.buf;
 	*size = (int)bsend.size;
 	memset(&bsend, 0, sizeof(bsend));
+	progress_unlock();
 	return MPI_SUCCESS;
 }
 

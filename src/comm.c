@@ -23,6 +23,7 @@
 #include "comm.h"
 #include "info.h"
 #include "p2p.h"
+#include "progress.h"
 #include "runtime.h"
 
 static struct comm comm_world, comm_self;
@@ -621,5 +622,59 @@ API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
 				"is NULL");
 	snprintf(comm_name, MPI_MAX_OBJECT_NAME, "%s", c->name);
 	*resultlen = (int)strlen(comm_name);
+	return MPI_SUCCESS;
+}
+
+/* The hints in force: the ones set on the communicator, and shmpi_progress
+ * (weak or strong: which progress this job runs under). */
+API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
+{
+	struct comm *c;
+	struct info *copy;
+	MPI_Info h;
+	int rc;
+
+	runtime_check("MPI_Comm_get_info");
+	if ((rc = comm_check("MPI_Comm_get_info", comm, &c, info_used, "info_used")) !=
+	    MPI_SUCCESS)
+		return rc;
+	rc = PMPI_Info_create(&h);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	copy = info_get(h);
+	for (struct info_entry *e = c->info ? c->info->head : NULL; e; e = e->next)
+		if (info_put(copy, e->key, e->value) < 0)
+			goto err_free;
+	if (info_put(copy, "shmpi_progress", progress_is_strong() ? "strong" : "weak") < 0)
+		goto err_free;
+	*info_used = h;
+	return MPI_SUCCESS;
+
+err_free:
+	PMPI_Info_free(&h);
+	return err_comm(comm, "MPI_Comm_get_info", MPI_ERR_NO_MEM, NULL, "out of memory");
+}
+
+/* Hints only: none changes what a communicator does, so they are kept. */
+API(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+{
+	struct comm *c;
+	struct info *i;
+
+	runtime_check("MPI_Comm_set_info");
+	c = comm_get(comm);
+	if (!c)
+		return comm_err_invalid(comm, "MPI_Comm_set_info");
+	if (!(i = info_get(info)))
+		return err_comm(comm, "MPI_Comm_set_info", MPI_ERR_INFO, "info",
+				"0x%x is not a valid info object", (unsigned)info);
+	if (!c->info && !(c->info = info_dup_internal(&(struct info){ 0 })))
+		return err_comm(comm, "MPI_Comm_set_info", MPI_ERR_NO_MEM, NULL,
+				"out of memory");
+	for (struct info_entry *e = i->head; e; e = e->next)
+		if (strcmp(e->key, "shmpi_progress") != 0 &&
+		    info_put(c->info, e->key, e->value) < 0)
+			return err_comm(comm, "MPI_Comm_set_info", MPI_ERR_NO_MEM, NULL,
+					"out of memory");
 	return MPI_SUCCESS;
 }

@@ -93,7 +93,7 @@ static void recv_init(struct request *r, void *buf, int count,
 /* Start a filled request: hand it to the engine (PROC_NULL: done at once). */
 void p2p_start(struct request *r)
 {
-	r->complete = 0;
+	atomic_store_explicit(&r->complete, 0, memory_order_relaxed);
 	r->cancelled = 0;
 	r->active = 1;
 	r->st_error = MPI_SUCCESS;
@@ -118,7 +118,7 @@ void p2p_start(struct request *r)
 
 static int req_done(void *arg)
 {
-	return ((struct request *)arg)->complete;
+	return req_is_complete(arg);
 }
 
 /* Block in the engine until r completes; returns its error class after
@@ -128,7 +128,7 @@ static int p2p_finish(const char *call, enum call_id id, struct request *r,
 {
 	int rc;
 
-	if (!r->complete) {
+	if (!req_is_complete(r)) {
 		if (r->kind == REQ_RECV)
 			state_block(id, WAIT_RECV, r->peer == MPI_ANY_SOURCE ? -1 :
 				    comm_world_rank(r->comm, r->peer), r->tag, r->comm->ctx);
@@ -515,7 +515,7 @@ static int p2p_internal(struct comm *c, int peer, int tag, void *buf, size_t byt
 		r->mode = SEND_STANDARD;
 	}
 	p2p_start(r);
-	if (!r->complete) {
+	if (!req_is_complete(r)) {
 		state_block(id, recv ? WAIT_RECV : WAIT_SEND, comm_world_rank(c, peer), tag,
 			    c->ctx + 1);
 		progress_wait(req_done, r);

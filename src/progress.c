@@ -20,8 +20,20 @@
  * ready() both failed; a peer that commits records to it, that releases
  * room it waits for (the ring's producer_waiting flag), or that completes a
  * barrier it waits in, rings the doorbell.
+ *
+ * Strong progress (SHMPI_PROGRESS=strong): a progress thread sleeps on the
+ * same doorbell and runs the engine whenever it is rung, so data moves while
+ * the application computes outside MPI.  The engine's state is then guarded
+ * by one recursive lock, taken by every entry point of this file (and by the
+ * few callers that touch what the engine touches: buffered-send blocks,
+ * freeing and cancelling requests); requests the thread would release are
+ * handed to the application thread's next pass instead (the release touches
+ * communicators and handles, which only the application thread changes).
+ * Under weak progress there is no thread and the lock is skipped.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +82,54 @@ static struct {
 	struct req_list posted;
 	struct unexp *unexp_head, *unexp_tail;
 	progress_handler_t handlers[PKT_NTYPES];
+	int strong;		/* a progress thread runs */
+	pthread_mutex_t lock;	/* recursive; taken only when strong */
+	pthread_t thread;
+	atomic_int stop;	/* tells the thread to end */
+	struct request *zombies;	/* released by the application thread */
 } eng;
+
+static __thread int eng_in_thread;
+
+void progress_lock(void)
+{
+	if (eng.strong)
+		pthread_mutex_lock(&eng.lock);
+}
+
+void progress_unlock(void)
+{
+	if (eng.strong)
+		pthread_mutex_unlock(&eng.lock);
+}
+
+int progress_in_thread(void)
+{
+	return eng_in_thread;
+}
+
+int progress_is_strong(void)
+{
+	return eng.strong;
+}
+
+/* From the thread, under the lock. */
+void progress_defer_release(struct request *r)
+{
+	r->next = eng.zombies;
+	eng.zombies = r;
+}
+
+/* The application thread, under the lock: release what the thread left. */
+static void progress_reap(void)
+{
+	while (eng.zombies) {
+		struct request *r = eng.zombies;
+
+		eng.zombies = r->next;
+		req_release(r);
+	}
+}
 
 /* ---- lists ----------------------------------------------------------- */
 
@@ -127,12 +186,21 @@ int progress_init(void)
 	if (eng.chunk > max_record - sizeof(struct pkt))
 		eng.chunk = max_record - (uint32_t)sizeof(struct pkt);
 	eng.eager_max = eng.chunk < 8192 ? eng.chunk : 8192;
-	return 0;
+	return rt.progress_strong ? progress_thread_start() : 0;
 }
 
 void progress_fini(void)
 {
 	struct unexp *u = eng.unexp_head;
+
+	if (eng.strong) {
+		atomic_store_explicit(&eng.stop, 1, memory_order_relaxed);
+		progress_wake_rank(eng.me);
+		pthread_join(eng.thread, NULL);
+		pthread_mutex_destroy(&eng.lock);
+		eng.strong = 0;
+	}
+	progress_reap();
 
 	while (u) {
 		struct unexp *next = u->next;
@@ -352,6 +420,7 @@ void progress_send_start(struct request *r)
 {
 	struct peer_out *o = &eng.out[r->peer_world];
 
+	progress_lock();
 	r->stage = SEND_QUEUED;
 	r->done = 0;
 	eng.nsends++;
@@ -360,11 +429,17 @@ void progress_send_start(struct request *r)
 	/* the header (and small data) leaves now unless others are ahead */
 	if (o->queued.head == r && !o->ctl_head && !o->blocked)
 		push_peer(r->peer_world);
+	progress_unlock();
 }
 
 int progress_sends_pending(void)
 {
-	return eng.nsends > 0 || eng.nactive > 0;
+	int pending;
+
+	progress_lock();
+	pending = eng.nsends > 0 || eng.nactive > 0;
+	progress_unlock();
+	return pending;
 }
 
 /* ---- receiving --------------------------------------------------------- */
@@ -445,7 +520,7 @@ static void unexp_add(int src, const struct pkt *pkt, const void *data, uint32_t
 	eng.unexp_tail = u;
 }
 
-void progress_recv_post(struct request *r)
+static void recv_post_locked(struct request *r)
 {
 	struct unexp *u, *prev = NULL;
 
@@ -472,20 +547,34 @@ void progress_recv_post(struct request *r)
 	free(u);
 }
 
+void progress_recv_post(struct request *r)
+{
+	progress_lock();
+	recv_post_locked(r);
+	progress_unlock();
+}
+
 int progress_recv_cancel(struct request *r)
 {
-	if (r->matched || r->complete)
-		return 0;
-	list_remove(&eng.posted, r);
-	return 1;
+	int taken = 0;
+
+	progress_lock();
+	if (!r->matched && !req_is_complete(r)) {
+		list_remove(&eng.posted, r);
+		taken = 1;
+	}
+	progress_unlock();
+	return taken;
 }
 
 int progress_probe(struct comm *c, uint32_t ctx, int source, int tag,
 		   MPI_Status *status)
 {
 	int src_world = source == MPI_ANY_SOURCE ? -1 : comm_world_rank(c, source);
+	int found = 0;
 
-	for (struct unexp *u = eng.unexp_head; u; u = u->next) {
+	progress_lock();
+	for (struct unexp *u = eng.unexp_head; u && !found; u = u->next) {
 		if (u->pkt.ctx != ctx ||
 		    (source != MPI_ANY_SOURCE && u->src != src_world) ||
 		    (tag != MPI_ANY_TAG && u->pkt.tag != tag))
@@ -497,9 +586,10 @@ int progress_probe(struct comm *c, uint32_t ctx, int source, int tag,
 			status->shmpi_count = (MPI_Count)u->pkt.size;
 			status->shmpi_cancelled = 0;
 		}
-		return 1;
+		found = 1;
 	}
-	return 0;
+	progress_unlock();
+	return found;
 }
 
 static void handle_packet(int src, const struct pkt *pkt, const void *payload,
@@ -577,7 +667,7 @@ static int drain(int src)
 
 /* ---- the engine -------------------------------------------------------- */
 
-int progress_poll(void)
+static int poll_locked(void)
 {
 	int moved = 0;
 
@@ -591,19 +681,26 @@ int progress_poll(void)
 	return moved;
 }
 
+int progress_poll(void)
+{
+	int moved;
+
+	progress_lock();
+	if (eng.zombies && !eng_in_thread)
+		progress_reap();
+	moved = poll_locked();
+	progress_unlock();
+	return moved;
+}
+
 struct wait_for {
 	int (*done)(void *);
 	void *arg;
 };
 
-/* Whether to stay awake: the wait is over, or a pass of the engine could do
- * something now.  Checked after announcing ourselves on the doorbell. */
-static int progress_ready(void *wait)
+/* Whether a pass of the engine could do something now (under the lock). */
+static int engine_has_work(void)
 {
-	struct wait_for *w = wait;
-
-	if (w->done(w->arg))
-		return 1;
 	for (int src = 0; src < eng.n; src++)
 		if (shm_ring_nonempty(ring_from(src)))
 			return 1;
@@ -616,15 +713,33 @@ static int progress_ready(void *wait)
 	return 0;
 }
 
+/* Whether to stay awake: the wait is over, or the engine has work.
+ * Checked after announcing ourselves on the doorbell. */
+static int progress_ready(void *wait)
+{
+	struct wait_for *w = wait;
+	int ready;
+
+	progress_lock();
+	ready = w->done(w->arg) || engine_has_work();
+	progress_unlock();
+	return ready;
+}
+
 void progress_wait(int (*done)(void *), void *arg)
 {
 	struct wait_for w = { done, arg };
 	unsigned idle = 0;
 
 	for (;;) {
+		int finished;
+
 		if (progress_poll())
 			idle = 0;
-		if (done(arg))
+		progress_lock();
+		finished = done(arg);
+		progress_unlock();
+		if (finished)
 			return;
 		if (idle++ < rt.spins) {
 			shm_cpu_relax();
@@ -633,4 +748,58 @@ void progress_wait(int (*done)(void *), void *arg)
 		shm_waitword_sleep_unless(&rt.self->doorbell, progress_ready, &w);
 		idle = 0;
 	}
+}
+
+/* ---- the progress thread (strong progress) ------------------------------ */
+
+static int thread_ready(void *unused)
+{
+	int ready;
+
+	(void)unused;
+	if (atomic_load_explicit(&eng.stop, memory_order_relaxed))
+		return 1;
+	progress_lock();
+	ready = engine_has_work();
+	progress_unlock();
+	return ready;
+}
+
+/* Asleep on the doorbell until a peer gives this rank something to do; then
+ * one pass of the engine.  It costs nothing while nothing happens. */
+static void *progress_thread(void *unused)
+{
+	(void)unused;
+	eng_in_thread = 1;
+	while (!atomic_load_explicit(&eng.stop, memory_order_relaxed)) {
+		shm_waitword_sleep_unless(&rt.self->doorbell, thread_ready, NULL);
+		progress_poll();
+	}
+	return NULL;
+}
+
+int progress_thread_start(void)
+{
+	pthread_mutexattr_t attr;
+	sigset_t all, old;
+	int rc;
+
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+	rc = pthread_mutex_init(&eng.lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+	if (rc)
+		return -rc;
+	eng.strong = 1;
+	/* signals stay with the application's threads */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	rc = pthread_create(&eng.thread, NULL, progress_thread, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		eng.strong = 0;
+		pthread_mutex_destroy(&eng.lock);
+		return -rc;
+	}
+	return 0;
 }

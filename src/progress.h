@@ -40,8 +40,22 @@ struct pkt {
 
 #define PKT_F_SYNC 1u
 
+/* Set up (and start the progress thread under strong progress). */
 int progress_init(void);
 void progress_fini(void);
+int progress_thread_start(void);
+
+/* The engine's lock (a no-op under weak progress), for the few callers
+ * outside this file that touch what the engine touches. */
+void progress_lock(void);
+void progress_unlock(void);
+
+/* Whether the caller is the progress thread; whether one runs. */
+int progress_in_thread(void);
+int progress_is_strong(void);
+
+/* From the progress thread: release r in the application thread later. */
+void progress_defer_release(struct request *r);
 
 /* Queue a send (request filled in) and push what fits now. */
 void progress_send_start(struct request *r);

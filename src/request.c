@@ -58,12 +58,30 @@ void req_release(struct request *r)
 	free(r);
 }
 
+/*
+ * Nobody waits for a buffered message's internal request nor for a freed
+ * one: they go at once.  Any other request is only marked: the store is
+ * the last touch, since the application thread may release it right after.
+ */
 void req_complete(struct request *r)
 {
-	r->complete = 1;
-	if (r->kind == REQ_BSEND)
+	if (r->kind == REQ_BSEND) {
 		bsend_done(r);
-	else if (r->freed)
+		return;
+	}
+	if (r->freed) {
+		req_release_async(r);
+		return;
+	}
+	/* release: the status and data are written before anyone sees it */
+	atomic_store_explicit(&r->complete, 1, memory_order_release);
+}
+
+void req_release_async(struct request *r)
+{
+	if (progress_in_thread())
+		progress_defer_release(r);
+	else
 		req_release(r);
 }
 
@@ -148,7 +166,7 @@ static int req_raise(const char *call, MPI_Comm comm, int rc)
 
 static int req_done(void *arg)
 {
-	return ((struct request *)arg)->complete;
+	return req_is_complete(arg);
 }
 
 static void req_block(enum call_id id, const struct request *r)
@@ -176,7 +194,7 @@ API(int, Wait, (MPI_Request *request, MPI_Status *status))
 		req_status_empty(status);
 		return rc;
 	}
-	if (!r->complete) {
+	if (!req_is_complete(r)) {
 		req_block(CALL_WAIT, r);
 		progress_wait(req_done, r);
 		state_unblock(CALL_WAIT);
@@ -203,10 +221,10 @@ API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
 		req_status_empty(status);
 		return rc;
 	}
-	if (!r->complete)
+	if (!req_is_complete(r))
 		progress_poll();
-	*flag = r->complete;
-	if (!r->complete)
+	*flag = req_is_complete(r);
+	if (!req_is_complete(r))
 		return MPI_SUCCESS;
 	comm = r->comm->handle;
 	rc = req_finish(request, r, status);
@@ -253,7 +271,7 @@ static int set_done(void *arg)
 		if (!r || !req_active(r))
 			continue;
 		active++;
-		done += r->complete;
+		done += req_is_complete(r);
 	}
 	return active == 0 || done >= (s->need ? s->need : active);
 }
@@ -349,7 +367,7 @@ static int set_first_done(MPI_Request *reqs, int count, int *any_active)
 		if (!r || !req_active(r))
 			continue;
 		*any_active = 1;
-		if (r->complete)
+		if (req_is_complete(r))
 			return i;
 	}
 	return -1;
@@ -433,7 +451,7 @@ static int set_finish_some(const char *call, int count, MPI_Request *reqs,
 		if (!r || !req_active(r))
 			continue;
 		any = 1;
-		if (!r->complete)
+		if (!req_is_complete(r))
 			continue;
 		indices[n] = i;
 		if (rc == MPI_SUCCESS && r->st_error != MPI_SUCCESS) {
@@ -506,10 +524,10 @@ API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status
 		req_status_empty(status);
 		return rc;
 	}
-	if (!r->complete)
+	if (!req_is_complete(r))
 		progress_poll();
-	*flag = r->complete;
-	if (r->complete)
+	*flag = req_is_complete(r);
+	if (req_is_complete(r))
 		req_status(r, status);
 	return MPI_SUCCESS;
 }
@@ -527,8 +545,10 @@ API(int, Request_free, (MPI_Request *request))
 		return err_comm(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_REQUEST,
 				"request", "0x%x is not a valid request",
 				(unsigned)*request);
-	/* the operation goes on; the engine releases it when it completes */
-	if (r->complete || !req_active(r)) {
+	/* the operation goes on; the engine releases it when it completes
+	 * (under the engine's lock: the progress thread may complete it) */
+	progress_lock();
+	if (req_is_complete(r) || !req_active(r)) {
 		req_release(r);
 	} else {
 		handle_release(r->handle);
@@ -536,6 +556,7 @@ API(int, Request_free, (MPI_Request *request))
 		r->freed = 1;
 		r->persistent = 0;
 	}
+	progress_unlock();
 	*request = MPI_REQUEST_NULL;
 	return MPI_SUCCESS;
 }
@@ -559,6 +580,7 @@ API(int, Cancel, (MPI_Request *request))
 		return rc != MPI_SUCCESS ? rc :
 		       err_comm(MPI_COMM_WORLD, "MPI_Cancel", MPI_ERR_REQUEST,
 				"request", "is not an active request");
+	progress_lock();
 	if (r->kind == REQ_RECV && progress_recv_cancel(r)) {
 		r->cancelled = 1;
 		r->st_source = MPI_ANY_SOURCE;
@@ -566,6 +588,7 @@ API(int, Cancel, (MPI_Request *request))
 		r->st_bytes = 0;
 		req_complete(r);
 	}
+	progress_unlock();
 	return MPI_SUCCESS;
 }
 

@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "handle.h"
@@ -45,7 +46,7 @@ enum send_stage {
 struct request {
 	MPI_Request handle;	/* MPI_REQUEST_NULL for internal requests */
 	enum req_kind kind;
-	int complete;
+	atomic_int complete;	/* set last, with release: see req_is_complete */
 	int persistent;		/* MPI_Send_init & co: survives completion */
 	int active;		/* persistent: started and not yet completed */
 	int freed;		/* the user let go of the handle */
@@ -99,6 +100,17 @@ static inline struct request *req_get(MPI_Request h)
 
 /* Mark r complete; a request whose handle is gone is released. */
 void req_complete(struct request *r);
+
+/* Whether r is complete; once it says yes, every field the progress engine
+ * wrote is visible (acquire: pairs with the release in req_complete). */
+static inline int req_is_complete(const struct request *r)
+{
+	return atomic_load_explicit(&r->complete, memory_order_acquire);
+}
+
+/* Release r, now or (from the progress thread) at the application
+ * thread's next pass of the engine. */
+void req_release_async(struct request *r);
 
 /* Write r's outcome into status (unless MPI_STATUS_IGNORE). */
 void req_status(const struct request *r, MPI_Status *status);

@@ -150,6 +150,18 @@ static void runtime_join_singleton(void)
 	rt.size = 1;
 }
 
+/* SHMPI_PROGRESS: "weak" (the default) or "strong". */
+static int runtime_progress_mode(void)
+{
+	const char *v = getenv("SHMPI_PROGRESS");
+
+	if (!v || !*v || !strcmp(v, "weak"))
+		return 0;
+	if (!strcmp(v, "strong"))
+		return 1;
+	runtime_die("MPI_Init: SHMPI_PROGRESS=%s is neither weak nor strong", v);
+}
+
 static unsigned runtime_spins(int nranks)
 {
 	cpu_set_t set;
@@ -176,6 +188,7 @@ static int runtime_init(const char *call, int required, int *argc, char ***argv)
 	rt.self = shm_job_rank(rt.job, rt.rank);
 	rt.main_tid = gettid();
 	rt.spins = runtime_spins(rt.size);
+	rt.progress_strong = runtime_progress_mode();
 	/* SERIALIZED is real: the library keeps no per-thread state */
 	rt.thread_level = required < MPI_THREAD_SERIALIZED ? required :
 			  MPI_THREAD_SERIALIZED;

@@ -12,6 +12,7 @@
 #include "errhandler.h"
 #include "group.h"
 #include "info.h"
+#include "progress.h"
 #include "runtime.h"
 #include "win.h"
 
@@ -216,7 +217,8 @@ API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
 		     info_lookup(w->info, "same_size") : "false") < 0 ||
 	    info_put(copy, "same_disp_unit", info_lookup(w->info, "same_disp_unit") ?
 		     info_lookup(w->info, "same_disp_unit") : "false") < 0 ||
-	    info_put(copy, "shmpi_memory", w->t[w->rank].ops->memory) < 0) {
+	    info_put(copy, "shmpi_memory", w->t[w->rank].ops->memory) < 0 ||
+	    info_put(copy, "shmpi_progress", progress_is_strong() ? "strong" : "weak") < 0) {
 		PMPI_Info_free(&h);
 		return win_err(w, "MPI_Win_get_info", MPI_ERR_NO_MEM, NULL, "out of memory");
 	}

@@ -4,12 +4,16 @@
 # --timeout).
 . "$SHMPI_TOP/tests/lib.sh"
 
-want="ok blocked ok bsend_barrier ok test ok testany ok testall ok testsome ok iprobe ok get_status ok weak"
-for n in 2 3 8; do
-	for i in 1 2 3; do
-		run_job "$TMP/out" "$TMP/err" -- -n $n --timeout 60 "$PROGS/p2p_progress"
-		expect_eq "p2p_progress -n $n exit ($(cat "$TMP/err"))" "$rc" 0
-		expect_eq "p2p_progress -n $n" "$(tr '\n' ' ' <"$TMP/out" | sed 's/ $//')" "$want"
+want="ok blocked ok bsend_barrier ok test ok testany ok testall ok testsome ok iprobe ok get_status ok outside"
+for mode in weak strong; do
+	for n in 2 3 8; do
+		for i in 1 2 3; do
+			run_job "$TMP/out" "$TMP/err" -- -n $n --progress=$mode --timeout 60 \
+				"$PROGS/p2p_progress"
+			expect_eq "p2p_progress -n $n $mode exit ($(cat "$TMP/err"))" "$rc" 0
+			expect_eq "p2p_progress -n $n $mode" \
+				"$(tr '\n' ' ' <"$TMP/out" | sed 's/ $//')" "$want"
+		done
 	done
 done
 exit 0

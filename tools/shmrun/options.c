@@ -25,6 +25,7 @@ enum opt_type {
 	OPT_SECONDS,	/* double: >= 0, fractions allowed */
 	OPT_FLAG,	/* bool: set, takes no value */
 	OPT_ENV,	/* appended to the -x list; repeatable */
+	OPT_PROGRESS,	/* weak|strong: SHMPI_PROGRESS for the ranks */
 };
 
 struct opt {
@@ -45,6 +46,9 @@ static const struct opt opts_table[] = {
 	{ "x", NULL, OPT_ENV, "VAR[=VALUE]", NULL, OFF(xvars),
 	  "give the ranks VAR=VALUE, or VAR as shmrun has it\n"
 	  "(unset if shmrun has none); repeatable, last one wins" },
+	{ "progress", NULL, OPT_PROGRESS, "MODE", NULL, OFF(xvars),
+	  "weak: the ranks move data only inside MPI calls;\n"
+	  "strong: a progress thread per rank moves it too" },
 	{ "tag-output", NULL, OPT_FLAG, NULL, "off", OFF(tag_output),
 	  "prefix every line of output with \"[rank] \"" },
 	{ "timeout", NULL, OPT_SECONDS, "S", "0", OFF(timeout_s),
@@ -129,6 +133,23 @@ static int parse_env(const char *s, struct run_opts *o)
 	return 0;
 }
 
+/* --progress MODE is -x SHMPI_PROGRESS=MODE, with MODE checked. */
+static int parse_progress(const char *s, struct run_opts *o)
+{
+	static const char *const set[] = { "SHMPI_PROGRESS=weak", "SHMPI_PROGRESS=strong" };
+	const char **more;
+	int strong = strcmp(s, "strong") == 0;
+
+	if (!strong && strcmp(s, "weak") != 0)
+		return -EINVAL;
+	more = realloc(o->xvars, (o->nxvars + 1) * sizeof(*more));
+	if (!more)
+		return -ENOMEM;
+	more[o->nxvars++] = set[strong];
+	o->xvars = more;
+	return 0;
+}
+
 /* Store value (NULL for a flag) into the option's field. */
 static int opt_set(const struct opt *opt, const char *value, struct run_opts *o)
 {
@@ -150,6 +171,9 @@ static int opt_set(const struct opt *opt, const char *value, struct run_opts *o)
 	case OPT_ENV:
 		rc = parse_env(value, o);
 		break;
+	case OPT_PROGRESS:
+		rc = parse_progress(value, o);
+		break;
 	}
 	return rc;
 }
@@ -165,6 +189,8 @@ static const char *opt_value_error(const struct opt *opt, int rc)
 		return "%s: '%s' is not a number of seconds (like 2 or 0.5)";
 	case OPT_ENV:
 		return "%s: '%s' is not VAR or VAR=VALUE";
+	case OPT_PROGRESS:
+		return "%s: '%s' is neither weak nor strong";
 	case OPT_FLAG:
 		break;
 	}
@@ -315,6 +341,8 @@ static void help_option(const struct opt *opt)
 	}
 	if (opt->type == OPT_RANKS)
 		printf("  %-22s(required)\n", "");
+	else if (opt->type == OPT_PROGRESS)
+		printf("  %-22s(default: $SHMPI_PROGRESS, else weak)\n", "");
 	else if (opt->def || opt->type != OPT_FLAG)
 		printf("  %-22s(default: %s)\n", "", opt->def ? opt->def : "none");
 }
