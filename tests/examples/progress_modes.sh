@@ -1,0 +1,48 @@
+# The seeds' scenarios under weak and strong progress, each with its
+# expected outcome, several times: the completing ones must complete every
+# time, the deadlocking ones must deadlock every time (ended by --timeout,
+# exit status 124), never hang.
+. "$SHMPI_TOP/tests/lib.sh"
+EX="$SHMPI_BUILD/examples"
+
+# expect_outcome WHAT WANT(ok|deadlock) shmrun-args...
+expect_outcome() {
+	what=$1 want=$2
+	shift 2
+	run_job "$TMP/out" "$TMP/err" -- "$@"
+	case $want in
+	ok) [ "$rc" -eq 0 ] || fail "$what: exit $rc, want completion: $(cat "$TMP/err")" ;;
+	deadlock) [ "$rc" -eq 124 ] || fail "$what: exit $rc, want a deadlock ended by --timeout" ;;
+	esac
+}
+
+for mode in weak strong; do
+	for i in 1 2 3; do
+		for bytes in 8 65536 67108864; do
+			expect_outcome "figure 32, $bytes bytes, $mode" ok \
+				-n 2 --progress=$mode --timeout 60 "$EX/pscw_exchange" post-start $bytes
+		done
+		expect_outcome "post and start swapped, $mode" deadlock \
+			-n 2 --progress=$mode --timeout 1 "$EX/pscw_exchange" start-post 8
+		expect_outcome "complete and wait swapped, $mode" deadlock \
+			-n 2 --progress=$mode --timeout 1 "$EX/pscw_exchange" wait-complete 8
+		expect_outcome "figure 33, $mode" deadlock \
+			-n 2 --progress=$mode --timeout 1 "$EX/pscw_send_recv" deadlock 8
+		expect_outcome "figure 34 with a large put, $mode" ok \
+			-n 2 --progress=$mode --timeout 60 "$EX/pscw_send_recv" ok 16777216
+		expect_outcome "MPI_Win_test drives progress, $mode" ok \
+			-n 2 --progress=$mode --timeout 60 "$EX/win_test_progress" 16
+	done
+done
+
+# AckInRank0: deadlock under weak, completion under strong, every time
+for i in 1 2 3; do
+	expect_outcome "AckInRank0, weak" deadlock \
+		-n 2 --progress=weak --timeout 1 "$EX/ack_in_rank0" 64 0.1
+	expect_match "AckInRank0 weak output" "$(cat "$TMP/out")" "polling AckInRank0"
+	grep -q "stored 222" "$TMP/out" && fail "AckInRank0 under weak progress got through"
+	expect_outcome "AckInRank0, strong" ok \
+		-n 2 --progress=strong --timeout 60 "$EX/ack_in_rank0" 64 0.1
+	expect_match "AckInRank0 strong output" "$(cat "$TMP/out")" "MPI_Buffer_detach returned"
+done
+exit 0
