@@ -128,6 +128,31 @@ static int rma_prepare(const char *call, MPI_Win win, const void *obuf, int ocou
 	return MPI_SUCCESS;
 }
 
+/*
+ * The common case, checked in a few instructions: a predefined contiguous
+ * type on both sides with equal positive counts, an open passive-target
+ * epoch to the target (lock or lock_all), a window that is not dynamic, and
+ * a range inside the target's window.  Returns the target address, or NULL
+ * when the general path must decide (it reports every error).
+ */
+static inline char *rma_fast(struct win *w, int target, MPI_Aint disp, int ocount,
+			     MPI_Datatype otype, int tcount, MPI_Datatype ttype,
+			     const struct datatype **dt)
+{
+	char *addr;
+
+	if (otype != ttype || ocount != tcount || ocount <= 0 ||
+	    !handle_is_builtin(otype) || (unsigned)target >= (unsigned)w->size ||
+	    !(w->lock_all | w->locked[target]) || w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+		return NULL;
+	*dt = dt_get(otype);
+	if (!*dt || !(*dt)->contig ||
+	    win_target_addr_static(&w->t[target], disp, 0,
+				   (MPI_Aint)ocount * (*dt)->size, &addr) != MPI_SUCCESS)
+		return NULL;
+	return addr;
+}
+
 /* ---- put and get -------------------------------------------------------- */
 
 static int rma_put(const char *call, const void *origin_addr, int origin_count,
@@ -164,7 +189,18 @@ API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_da
 	       int target_rank, MPI_Aint target_disp, int target_count,
 	       MPI_Datatype target_datatype, MPI_Win win))
 {
+	const struct datatype *dt;
+	struct win *w;
+	char *addr;
+
 	runtime_check("MPI_Put");
+	w = win_get(win);
+	if (w && origin_addr &&
+	    (addr = rma_fast(w, target_rank, target_disp, origin_count, origin_datatype,
+			     target_count, target_datatype, &dt))) {
+		memcpy(addr, origin_addr, (size_t)origin_count * (size_t)dt->size);
+		return MPI_SUCCESS;
+	}
 	return rma_put("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank,
 		       target_disp, target_count, target_datatype, win);
 }
@@ -173,7 +209,18 @@ API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype
 	       int target_rank, MPI_Aint target_disp, int target_count,
 	       MPI_Datatype target_datatype, MPI_Win win))
 {
+	const struct datatype *dt;
+	struct win *w;
+	char *addr;
+
 	runtime_check("MPI_Get");
+	w = win_get(win);
+	if (w && origin_addr &&
+	    (addr = rma_fast(w, target_rank, target_disp, origin_count, origin_datatype,
+			     target_count, target_datatype, &dt))) {
+		memcpy(origin_addr, addr, (size_t)origin_count * (size_t)dt->size);
+		return MPI_SUCCESS;
+	}
 	return rma_get("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank,
 		       target_disp, target_count, target_datatype, win);
 }
@@ -250,6 +297,31 @@ out:
 	return rc;
 }
 
+/*
+ * The accumulates' common case: rma_fast's conditions, a predefined op, and
+ * a type that is its own basic type (no pairs split in two runs).  Applies
+ * the op and returns 1, or returns 0 for the general path.
+ */
+static int rma_acc_fast(struct win *w, const void *origin, void *result, int count,
+			MPI_Datatype type, int target, MPI_Aint disp, MPI_Op op_h)
+{
+	struct rma_acc acc = { .w = w, .target = target };
+	const struct datatype *dt;
+	struct op *op = op_get(op_h);
+	char *addr;
+
+	if (!op || !op_is_builtin(op) || (!origin && op_h != MPI_NO_OP) ||
+	    !(addr = rma_fast(w, target, disp, count, type, count, type, &dt)) ||
+	    dt->basic != type || rma_acc_prepare(&acc, op, type) < 0)
+		return 0;
+	acc.plain = w->locked[target] == WIN_LOCKED_EXCLUSIVE;
+	/* MPI_NO_OP reads only: its origin buffer may be anything */
+	rma_acc_run(&acc, origin ? origin : result, addr, (size_t)count,
+		    (size_t)dt->extent, result,
+		    (uint64_t)(disp * (MPI_Aint)w->t[target].disp_unit));
+	return 1;
+}
+
 static int rma_accumulate(const char *call, const void *origin_addr, int origin_count,
 			  MPI_Datatype origin_datatype, int target_rank,
 			  MPI_Aint target_disp, int target_count,
@@ -302,7 +374,14 @@ API(int, Accumulate, (const void *origin_addr, int origin_count,
 		      int target_count, MPI_Datatype target_datatype, MPI_Op op,
 		      MPI_Win win))
 {
+	struct win *w;
+
 	runtime_check("MPI_Accumulate");
+	w = win_get(win);
+	if (w && origin_datatype == target_datatype && origin_count == target_count &&
+	    rma_acc_fast(w, origin_addr, NULL, origin_count, origin_datatype, target_rank,
+			 target_disp, op))
+		return MPI_SUCCESS;
 	return rma_accumulate("MPI_Accumulate", origin_addr, origin_count,
 			      origin_datatype, target_rank, target_disp, target_count,
 			      target_datatype, op, win);
@@ -325,7 +404,14 @@ API(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
 			MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
 			MPI_Op op, MPI_Win win))
 {
+	struct win *w;
+
 	runtime_check("MPI_Fetch_and_op");
+	w = win_get(win);
+	if (w && result_addr &&
+	    rma_acc_fast(w, origin_addr, result_addr, 1, datatype, target_rank, target_disp,
+			 op))
+		return MPI_SUCCESS;
 	if (datatype != MPI_DATATYPE_NULL && dt_get(datatype) &&
 	    !handle_is_builtin(datatype)) {
 		struct win *w;
@@ -349,14 +435,24 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 	int rc;
 
 	runtime_check("MPI_Compare_and_swap");
+	{
+		struct win *w = win_get(win);
+		const struct datatype *dt;
+		char *addr;
+
+		if (w && origin_addr && compare_addr && result_addr &&
+		    (rma_is_integer(datatype) || datatype == MPI_C_BOOL) &&
+		    (addr = rma_fast(w, target_rank, target_disp, 1, datatype, 1, datatype,
+				     &dt)) && dt->basic == datatype && dt->size <= 8 &&
+		    rma_cas_run(datatype, (size_t)dt->size, compare_addr, origin_addr, addr,
+				result_addr) == 0)
+			return MPI_SUCCESS;
+	}
 	rc = rma_prepare("MPI_Compare_and_swap", win, origin_addr, 1, datatype,
 			 target_rank, target_disp, 1, datatype, &a);
 	if (rc != MPI_SUCCESS || a.noop)
 		return rc;
-	if (!handle_is_builtin(datatype) || a.odt->basic != datatype ||
-	    a.odt->size > 8 || a.odt->nrruns != 1 ||
-	    datatype == MPI_FLOAT || datatype == MPI_DOUBLE ||
-	    datatype == MPI_LONG_DOUBLE || a.odt->nblocks != 1)
+	if (!rma_is_integer(datatype) && datatype != MPI_C_BOOL)
 		return win_err(a.w, "MPI_Compare_and_swap", MPI_ERR_TYPE, "datatype",
 			       "%s is not an integer, logical or byte type", a.odt->name);
 	if (!compare_addr || !result_addr)

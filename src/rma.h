@@ -44,6 +44,10 @@ int rma_acc_prepare(struct rma_acc *a, const struct op *op, MPI_Datatype basic);
 void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
 		 size_t w, char *old, uint64_t key);
 
+/* Whether b is a C integer type (or MPI_BYTE): what fetch-and-add and
+ * compare-and-swap apply to. */
+int rma_is_integer(MPI_Datatype b);
+
 /* Compare-and-swap of one element of w bytes; -EINVAL if misaligned. */
 int rma_cas_run(MPI_Datatype basic, size_t w, const char *compare, const char *in,
 		char *tgt, char *old);

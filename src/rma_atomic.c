@@ -22,7 +22,7 @@
 #include "op.h"
 #include "rma.h"
 
-static int basic_is_integer(MPI_Datatype b)
+int rma_is_integer(MPI_Datatype b)
 {
 	switch (b) {
 	case MPI_CHAR: case MPI_SIGNED_CHAR: case MPI_UNSIGNED_CHAR: case MPI_BYTE:
@@ -156,7 +156,7 @@ int rma_acc_prepare(struct rma_acc *a, const struct op *op, MPI_Datatype basic)
 	case OP_BAND:
 	case OP_BOR:
 	case OP_BXOR:
-		if (basic_is_integer(basic)) {
+		if (rma_is_integer(basic)) {
 			a->how = k == OP_SUM ? ACC_ADD : k == OP_BAND ? ACC_AND :
 				 k == OP_BOR ? ACC_OR : ACC_XOR;
 			return 0;

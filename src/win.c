@@ -548,11 +548,7 @@ int win_target_addr(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
 		*addr = m + reg.offset + ((uint64_t)disp - reg.addr);
 		return MPI_SUCCESS;
 	}
-	if (disp < 0 || __builtin_mul_overflow(disp, (MPI_Aint)t->disp_unit, &at) ||
-	    at + lo < 0 || at + hi > t->size)
-		return MPI_ERR_RMA_RANGE;
-	*addr = t->base + at;
-	return MPI_SUCCESS;
+	return win_target_addr_static(t, disp, lo, hi, addr);
 }
 
 /* ---- queries and the end ------------------------------------------------ */

@@ -159,9 +159,22 @@ static inline struct shm_rwlock *win_shm_stripe(const struct win *w, unsigned i)
  * The bytes [lo, hi) of target t's window at displacement disp, as an
  * address in this process: MPI_SUCCESS and *addr, or MPI_ERR_RMA_RANGE when
  * they are not all inside the target's window (or an attached region).
- * The one place where (base, disp_unit, disp) becomes an address.
+ * The one place where (base, disp_unit, disp) becomes an address; the
+ * inline part serves every window but the dynamic ones.
  */
 int win_target_addr(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
 		    MPI_Aint hi, char **addr);
+
+static inline int win_target_addr_static(const struct win_target *t, MPI_Aint disp,
+					 MPI_Aint lo, MPI_Aint hi, char **addr)
+{
+	MPI_Aint at;
+
+	if (disp < 0 || __builtin_mul_overflow(disp, (MPI_Aint)t->disp_unit, &at) ||
+	    at + lo < 0 || at > t->size - hi)
+		return MPI_ERR_RMA_RANGE;
+	*addr = t->base + at;
+	return MPI_SUCCESS;
+}
 
 #endif
