@@ -23,7 +23,16 @@ struct mem_block {
 	struct mem_block *next;
 };
 
+/* Windows' segments mapped here, under a key every member knows. */
+struct mem_shared {
+	char key[SHM_NAME_MAX];
+	char *base;
+	size_t size;
+	struct mem_shared *next;
+};
+
 static struct mem_block *mem_blocks;
+static struct mem_shared *mem_shared;
 static unsigned mem_counter;
 
 int mem_find(const void *addr, size_t len, char name[SHM_NAME_MAX], size_t *offset)
@@ -39,7 +48,47 @@ int mem_find(const void *addr, size_t len, char name[SHM_NAME_MAX], size_t *offs
 			return 0;
 		}
 	}
+	for (struct mem_shared *s = mem_shared; s; s = s->next)
+		if (a >= s->base && a + len <= s->base + s->size) {
+			snprintf(name, SHM_NAME_MAX, "%s", s->key);
+			*offset = (size_t)(a - s->base);
+			return 0;
+		}
 	return -ENOENT;
+}
+
+int mem_share(const char *key, void *base, size_t size)
+{
+	struct mem_shared *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	snprintf(s->key, sizeof(s->key), "%s", key);
+	s->base = base;
+	s->size = size;
+	s->next = mem_shared;
+	mem_shared = s;
+	return 0;
+}
+
+void mem_unshare(const char *key)
+{
+	for (struct mem_shared **link = &mem_shared; *link; link = &(*link)->next)
+		if (!strcmp((*link)->key, key)) {
+			struct mem_shared *s = *link;
+
+			*link = s->next;
+			free(s);
+			return;
+		}
+}
+
+void *mem_shared_base(const char *key)
+{
+	for (struct mem_shared *s = mem_shared; s; s = s->next)
+		if (!strcmp(s->key, key))
+			return s->base;
+	return NULL;
 }
 
 static void mem_release(struct mem_block *b)
@@ -51,6 +100,12 @@ static void mem_release(struct mem_block *b)
 
 void mem_fini(void)
 {
+	while (mem_shared) {
+		struct mem_shared *s = mem_shared;
+
+		mem_shared = s->next;
+		free(s);
+	}
 	while (mem_blocks) {
 		struct mem_block *b = mem_blocks;
 

@@ -9,9 +9,20 @@
 
 #include "../shm/seg.h"
 
-/* Where [addr, addr + len) lies in MPI_Alloc_mem memory: the segment's name
- * and the offset of addr in it.  0, or -ENOENT when it is not such memory. */
+/*
+ * Where [addr, addr + len) lies in memory shmpi shares: the name of an
+ * MPI_Alloc_mem segment (starting with '/', any rank can map it), or the
+ * key of a window's segment (other members of that window have it mapped
+ * under the same key), and the offset of addr in it.  0, or -ENOENT when
+ * it is not such memory.
+ */
 int mem_find(const void *addr, size_t len, char name[SHM_NAME_MAX], size_t *offset);
+
+/* A window's segment, mapped here at base, is known under key from now on
+ * (until mem_unshare); mem_shared_base finds this process's mapping. */
+int mem_share(const char *key, void *base, size_t size);
+void mem_unshare(const char *key);
+void *mem_shared_base(const char *key);
 
 /* Free everything still allocated (MPI_Finalize). */
 void mem_fini(void);

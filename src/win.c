@@ -98,11 +98,14 @@ static int win_seg_name(const struct win *w, char *name)
 	return shm_job_name(name, SHM_NAME_MAX, geteuid(), rt.job_id, what);
 }
 
-/* Map another rank's MPI_Alloc_mem segment (once per name). */
+/* Map another rank's memory: an MPI_Alloc_mem segment (once per name), or
+ * another window's segment that this process has mapped already. */
 static char *win_map(struct win *w, const char *name)
 {
 	struct win_map *m;
 
+	if (name[0] != '/')
+		return mem_shared_base(name);
 	for (m = w->maps; m; m = m->next)
 		if (!strcmp(m->seg.name, name))
 			return m->seg.base;
@@ -119,8 +122,20 @@ static char *win_map(struct win *w, const char *name)
 	return m->seg.base;
 }
 
+/* The key under which a window's segment is known to mem_find(). */
+static void win_share_key(const struct win *w, char *key, size_t len)
+{
+	snprintf(key, len, "w%u", w->comm->ctx);
+}
+
 static void win_destroy(struct win *w)
 {
+	char key[SHM_NAME_MAX];
+
+	if (w->comm) {
+		win_share_key(w, key, sizeof(key));
+		mem_unshare(key);
+	}
 	while (w->maps) {
 		struct win_map *m = w->maps;
 
@@ -255,8 +270,10 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 		} else if (flavor == MPI_WIN_FLAVOR_CREATE && all[r].size > 0) {
 			char *m = win_map(w, all[r].seg);
 
+			/* a window's memory is mapped only by that window's members */
 			if (!m)
-				rc = MPI_ERR_INTERN;
+				rc = all[r].seg[0] == '/' ? MPI_ERR_INTERN :
+				     MPI_ERR_UNSUPPORTED_OPERATION;
 			else
 				t->base = m + all[r].offset;
 		}
@@ -268,8 +285,14 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 		shm_seg_unlink(name);
 	if (rc != MPI_SUCCESS)
 		goto out;
-	if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED)
+	if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) {
+		char key[SHM_NAME_MAX];
+
 		w->base = w->my_size > 0 ? w->t[w->rank].base : NULL;
+		/* other windows may be created on this memory */
+		win_share_key(w, key, sizeof(key));
+		mem_share(key, w->seg.base, w->seg.size);
+	}
 	if (handle_alloc(HANDLE_WIN, w, &w->handle) < 0) {
 		rc = MPI_ERR_NO_MEM;
 		goto out;
@@ -315,7 +338,8 @@ static int win_create_done(const char *call, MPI_Comm comm, int rc, struct win *
 	if (rc != MPI_SUCCESS)
 		return err_comm(comm, call, rc, NULL, rc == MPI_ERR_UNSUPPORTED_OPERATION ?
 				"window memory that other processes cannot map (not "
-				"from MPI_Alloc_mem) is not supported yet" :
+				"from MPI_Alloc_mem, nor from a window every rank of "
+				"this one belongs to) is not supported yet" :
 				"cannot create the window");
 	*win = w->handle;
 	return MPI_SUCCESS;

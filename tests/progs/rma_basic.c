@@ -238,6 +238,25 @@ static void test_create_dynamic(void)
 	CHECK_MPI(MPI_Win_fence(0, win));
 	CHECK(mem[5] == (rank + size - 1) % size + 10);
 	CHECK_MPI(MPI_Win_free(&win));
+	/* a window on the memory of another window (all of whose ranks are in
+	 * this one): direct too */
+	{
+		MPI_Win first, second;
+		int *base, got2;
+
+		CHECK_MPI(MPI_Win_allocate(16 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+					   MPI_COMM_WORLD, &base, &first));
+		for (int i = 0; i < 16; i++)
+			base[i] = rank * 100 + i;
+		CHECK_MPI(MPI_Win_create(base + 8, 8 * sizeof(int), sizeof(int),
+					 MPI_INFO_NULL, MPI_COMM_WORLD, &second));
+		CHECK_MPI(MPI_Win_fence(0, second));
+		CHECK_MPI(MPI_Get(&got2, 1, MPI_INT, (rank + 1) % size, 2, 1, MPI_INT, second));
+		CHECK_MPI(MPI_Win_fence(0, second));
+		CHECK(got2 == (rank + 1) % size * 100 + 10);
+		CHECK_MPI(MPI_Win_free(&second));
+		CHECK_MPI(MPI_Win_free(&first));
+	}
 	/* dynamic: attach, trade addresses, put at absolute addresses */
 	CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
 	CHECK_MPI(MPI_Win_attach(win, mem, 16 * sizeof(int)));
