@@ -176,32 +176,56 @@ static void gather_run(struct comm *c, enum call_id call, const struct coll_buf 
 	}
 }
 
-static int gather_check(const char *call, const void *sendbuf, int sendcount,
-			MPI_Datatype sendtype, void *recvbuf, int recvcount,
-			MPI_Datatype recvtype, int root, MPI_Comm comm, struct comm **c,
-			struct coll_buf *s, struct coll_buf *r)
+/* One (buf, count, datatype) argument triple and its names. */
+struct coll_arg {
+	const void *buf;
+	int count;
+	MPI_Datatype type;
+	const char *bufname, *countname;
+};
+
+/*
+ * The rooted collectives: the root's buffer (recvbuf of gather, sendbuf of
+ * scatter) matters at the root only; the other buffer matters everywhere,
+ * and may be MPI_IN_PLACE at the root, where it stands for the root's own
+ * part of the root's buffer.
+ */
+static int rooted_check(const char *call, MPI_Comm comm, int root, struct comm **c,
+			const struct coll_arg *at_root, struct coll_buf *rb,
+			const struct coll_arg *each, struct coll_buf *eb)
 {
 	int rc;
 
 	if ((rc = coll_check_comm(call, comm, c)) != MPI_SUCCESS ||
 	    (rc = coll_check_root(call, comm, *c, root)) != MPI_SUCCESS)
 		return rc;
-	r->dt = NULL;
+	rb->dt = NULL;
 	if ((*c)->rank == root &&
-	    (rc = coll_check_buf(call, comm, recvbuf, recvcount, recvtype, "recvbuf",
-				 "recvcount", r)) != MPI_SUCCESS)
+	    (rc = coll_check_buf(call, comm, at_root->buf, at_root->count, at_root->type,
+				 at_root->bufname, at_root->countname, rb)) != MPI_SUCCESS)
 		return rc;
-	if (sendbuf == MPI_IN_PLACE) {
+	if (each->buf == MPI_IN_PLACE) {
 		if ((*c)->rank != root)
-			return err_comm(comm, call, MPI_ERR_BUFFER, "sendbuf",
+			return err_comm(comm, call, MPI_ERR_BUFFER, each->bufname,
 					"MPI_IN_PLACE is for the root only");
-		s->buf = MPI_IN_PLACE;
-		s->dt = r->dt;
-		s->count = 0;
+		eb->buf = MPI_IN_PLACE;
+		eb->dt = rb->dt;
+		eb->count = 0;
 		return MPI_SUCCESS;
 	}
-	return coll_check_buf(call, comm, sendbuf, sendcount, sendtype, "sendbuf",
-			      "sendcount", s);
+	return coll_check_buf(call, comm, each->buf, each->count, each->type,
+			      each->bufname, each->countname, eb);
+}
+
+static int gather_check(const char *call, const void *sendbuf, int sendcount,
+			MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			MPI_Datatype recvtype, int root, MPI_Comm comm, struct comm **c,
+			struct coll_buf *s, struct coll_buf *r)
+{
+	struct coll_arg recv = { recvbuf, recvcount, recvtype, "recvbuf", "recvcount" };
+	struct coll_arg send = { sendbuf, sendcount, sendtype, "sendbuf", "sendcount" };
+
+	return rooted_check(call, comm, root, c, &recv, r, &send, s);
 }
 
 API(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -298,27 +322,10 @@ static int scatter_check(const char *call, const void *sendbuf, int sendcount,
 			 MPI_Datatype recvtype, int root, MPI_Comm comm, struct comm **c,
 			 struct coll_buf *s, struct coll_buf *r)
 {
-	int rc;
+	struct coll_arg send = { sendbuf, sendcount, sendtype, "sendbuf", "sendcount" };
+	struct coll_arg recv = { recvbuf, recvcount, recvtype, "recvbuf", "recvcount" };
 
-	if ((rc = coll_check_comm(call, comm, c)) != MPI_SUCCESS ||
-	    (rc = coll_check_root(call, comm, *c, root)) != MPI_SUCCESS)
-		return rc;
-	s->dt = NULL;
-	if ((*c)->rank == root &&
-	    (rc = coll_check_buf(call, comm, sendbuf, sendcount, sendtype, "sendbuf",
-				 "sendcount", s)) != MPI_SUCCESS)
-		return rc;
-	if (recvbuf == MPI_IN_PLACE) {
-		if ((*c)->rank != root)
-			return err_comm(comm, call, MPI_ERR_BUFFER, "recvbuf",
-					"MPI_IN_PLACE is for the root only");
-		r->buf = MPI_IN_PLACE;
-		r->dt = s->dt;
-		r->count = 0;
-		return MPI_SUCCESS;
-	}
-	return coll_check_buf(call, comm, recvbuf, recvcount, recvtype, "recvbuf",
-			      "recvcount", r);
+	return rooted_check(call, comm, root, c, &send, s, &recv, r);
 }
 
 API(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -155,9 +155,11 @@ static inline char *rma_fast(struct win *w, int target, MPI_Aint disp, int ocoun
 
 /* ---- put and get -------------------------------------------------------- */
 
-static int rma_put(const char *call, const void *origin_addr, int origin_count,
-		   MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-		   int target_count, MPI_Datatype target_datatype, MPI_Win win)
+/* Put (to_target) or get: a copy between the origin buffer and the target. */
+static int rma_copy(const char *call, void *origin_addr, int origin_count,
+		    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		    int target_count, MPI_Datatype target_datatype, MPI_Win win,
+		    int to_target)
 {
 	struct rma_args a;
 	int rc;
@@ -166,23 +168,27 @@ static int rma_put(const char *call, const void *origin_addr, int origin_count,
 			 target_rank, target_disp, target_count, target_datatype, &a);
 	if (rc != MPI_SUCCESS || a.noop)
 		return rc;
-	dt_copy(origin_addr, a.odt, a.taddr, a.tdt, a.bytes);
+	if (to_target)
+		dt_copy(origin_addr, a.odt, a.taddr, a.tdt, a.bytes);
+	else
+		dt_copy(a.taddr, a.tdt, origin_addr, a.odt, a.bytes);
 	return MPI_SUCCESS;
+}
+
+static int rma_put(const char *call, const void *origin_addr, int origin_count,
+		   MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		   int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+	return rma_copy(call, (void *)origin_addr, origin_count, origin_datatype,
+			target_rank, target_disp, target_count, target_datatype, win, 1);
 }
 
 static int rma_get(const char *call, void *origin_addr, int origin_count,
 		   MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
 		   int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-	struct rma_args a;
-	int rc;
-
-	rc = rma_prepare(call, win, origin_addr, origin_count, origin_datatype,
-			 target_rank, target_disp, target_count, target_datatype, &a);
-	if (rc != MPI_SUCCESS || a.noop)
-		return rc;
-	dt_copy(a.taddr, a.tdt, origin_addr, a.odt, a.bytes);
-	return MPI_SUCCESS;
+	return rma_copy(call, origin_addr, origin_count, origin_datatype, target_rank,
+			target_disp, target_count, target_datatype, win, 0);
 }
 
 API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
