@@ -158,6 +158,13 @@ typedef struct MPI_Status {
 #define MPI_SIMILAR 2
 #define MPI_UNEQUAL 3
 
+/* process topologies */
+#define MPI_CART 1
+#define MPI_GRAPH 2
+#define MPI_DIST_GRAPH 3
+#define MPI_UNWEIGHTED ((int *)2)
+#define MPI_WEIGHTS_EMPTY ((int *)3)
+
 /* MPI_Comm_split_type */
 #define MPI_COMM_TYPE_SHARED 1
 
@@ -372,6 +379,23 @@ SHMPI_DECLARE(int, Comm_get_attr, (MPI_Comm comm, int comm_keyval, void *attribu
 SHMPI_DECLARE(int, Comm_delete_attr, (MPI_Comm comm, int comm_keyval))
 SHMPI_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
 SHMPI_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
+
+/* process topologies */
+SHMPI_DECLARE(int, Dims_create, (int nnodes, int ndims, int dims[]))
+SHMPI_DECLARE(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm *comm_cart))
+SHMPI_DECLARE(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
+SHMPI_DECLARE(int, Cartdim_get, (MPI_Comm comm, int *ndims))
+SHMPI_DECLARE(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank))
+SHMPI_DECLARE(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
+SHMPI_DECLARE(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest))
+SHMPI_DECLARE(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Topo_test, (MPI_Comm comm, int *status))
+SHMPI_DECLARE(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int sources[], const int *sourceweights, int outdegree, const int destinations[], const int *destweights, MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
+SHMPI_DECLARE(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[], const int *weights, MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
+SHMPI_DECLARE(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree, int *weighted))
+SHMPI_DECLARE(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[], int *sourceweights, int maxoutdegree, int destinations[], int *destweights))
+SHMPI_DECLARE(int, Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+SHMPI_DECLARE(int, Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
 
 /* info */
 SHMPI_DECLARE(int, Info_create, (MPI_Info *info))

@@ -25,6 +25,7 @@
 #include "p2p.h"
 #include "progress.h"
 #include "runtime.h"
+#include "topo.h"
 
 static struct comm comm_world, comm_self;
 
@@ -69,6 +70,7 @@ static void comm_destroy(struct comm *c)
 		free(c->coll);
 	attr_delete_all(ATTR_COMM, c->handle, &c->attrs);
 	info_unref(c->info);
+	topo_free(c->topo);
 	errh_unref(c->errh);
 	group_unref(c->group);
 	if (!handle_is_builtin(c->handle)) {
@@ -278,8 +280,14 @@ int comm_dup_internal(struct comm *parent, enum call_id call, struct comm **out)
 	return comm_split_do(parent, call, 0, parent->rank, out);
 }
 
+int comm_split_internal(struct comm *parent, enum call_id call, int color, int key,
+			struct comm **out)
+{
+	return comm_split_do(parent, call, color, key, out);
+}
+
 /* Hand a new communicator (or none) to the caller; inherit from parent. */
-static int comm_out(struct comm *parent, struct comm *c, MPI_Comm *newcomm, int dup)
+int comm_out(struct comm *parent, struct comm *c, MPI_Comm *newcomm, int dup)
 {
 	if (!c) {
 		*newcomm = MPI_COMM_NULL;

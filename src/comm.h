@@ -23,6 +23,7 @@
 
 struct attr;
 struct info;
+struct topo;
 
 struct comm {
 	MPI_Comm handle;
@@ -35,6 +36,7 @@ struct comm {
 	struct errhandler *errh;
 	struct attr *attrs;
 	struct info *info;
+	struct topo *topo;	/* a process topology, or NULL */
 	char name[MPI_MAX_OBJECT_NAME];
 
 	/* collectives (coll.c) */
@@ -74,6 +76,15 @@ static inline struct comm *comm_get(MPI_Comm h)
  * parent; no handle handed out).  MPI error class. */
 #include "state.h"
 int comm_dup_internal(struct comm *parent, enum call_id call, struct comm **out);
+
+/* Collective over parent: the new communicator of this color (ranks by
+ * key, then parent rank), NULL for MPI_UNDEFINED.  MPI error class. */
+int comm_split_internal(struct comm *parent, enum call_id call, int color, int key,
+			struct comm **out);
+
+/* Hand c (or MPI_COMM_NULL when c is NULL) to the user as *newcomm, with
+ * the parent's error handler (and attributes copied when dup). */
+int comm_out(struct comm *parent, struct comm *c, MPI_Comm *newcomm, int dup);
 
 void comm_ref(struct comm *c);
 void comm_unref(struct comm *c);

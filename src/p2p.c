@@ -494,34 +494,62 @@ API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 	return MPI_SUCCESS;
 }
 
-/* The library's own messages on c (context ctx + 1): blocking, packed bytes. */
-static int p2p_internal(struct comm *c, int peer, int tag, void *buf, size_t bytes,
-			enum call_id id, int recv)
+/* The library's own messages on c (context ctx + 1): started, not waited. */
+struct request *p2p_internal_start(struct comm *c, int peer, int tag, void *buf,
+				   MPI_Count count, struct datatype *dt, int recv)
 {
 	struct request *r = req_new(recv ? REQ_RECV : REQ_SEND, 0);
 
 	if (!r)
-		return MPI_ERR_NO_MEM;
-	req_bind(r, c, c->ctx + 1, dt_get(MPI_BYTE));
-	r->count = (MPI_Count)bytes;
-	r->bytes = bytes;
+		return NULL;
+	req_bind(r, c, c->ctx + 1, dt);
+	r->count = count;
+	r->bytes = (size_t)count * (size_t)dt->size;
 	r->peer = peer;
 	r->tag = tag;
 	if (recv) {
 		r->rbuf = buf;
 	} else {
 		r->sbuf = buf;
-		r->peer_world = comm_world_rank(c, peer);
+		r->peer_world = peer == MPI_PROC_NULL ? -1 : comm_world_rank(c, peer);
 		r->mode = SEND_STANDARD;
 	}
 	p2p_start(r);
-	if (!req_is_complete(r)) {
-		state_block(id, recv ? WAIT_RECV : WAIT_SEND, comm_world_rank(c, peer), tag,
-			    c->ctx + 1);
-		progress_wait(req_done, r);
+	return r;
+}
+
+static int reqs_done(void *arg)
+{
+	struct request **r = arg;
+
+	for (; *r; r++)
+		if (!req_is_complete(*r))
+			return 0;
+	return 1;
+}
+
+void p2p_internal_wait(struct comm *c, struct request **reqs, enum call_id id)
+{
+	if (!reqs_done(reqs)) {
+		state_block(id, WAIT_REQUESTS, -1, 0, c->ctx + 1);
+		progress_wait(reqs_done, reqs);
 		state_unblock(id);
 	}
-	req_release(r);
+	for (struct request **r = reqs; *r; r++)
+		req_release(*r);
+}
+
+/* Blocking, packed bytes. */
+static int p2p_internal(struct comm *c, int peer, int tag, void *buf, size_t bytes,
+			enum call_id id, int recv)
+{
+	struct request *reqs[2] = { NULL, NULL };
+
+	reqs[0] = p2p_internal_start(c, peer, tag, buf, (MPI_Count)bytes,
+				     dt_get(MPI_BYTE), recv);
+	if (!reqs[0])
+		return MPI_ERR_NO_MEM;
+	p2p_internal_wait(c, reqs, id);
 	return MPI_SUCCESS;
 }
 

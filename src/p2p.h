@@ -35,6 +35,13 @@ int p2p_internal_send(struct comm *c, int dest, int tag, const void *buf, size_t
 int p2p_internal_recv(struct comm *c, int source, int tag, void *buf, size_t bytes,
 		      enum call_id id);
 
+/* The same, nonblocking: start a message of count elements of dt (NULL when
+ * out of memory), then wait for a NULL-terminated array of them (which are
+ * released). */
+struct request *p2p_internal_start(struct comm *c, int peer, int tag, void *buf,
+				   MPI_Count count, struct datatype *dt, int recv);
+void p2p_internal_wait(struct comm *c, struct request **reqs, enum call_id id);
+
 /* Raise a failed buffered send (MPI_ERR_BUFFER: it does not fit). */
 int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, int count,
 		  const struct datatype *dt);

@@ -1,0 +1,789 @@
+/*
+ * Process topologies: MPI_Dims_create, the Cartesian calls, distributed
+ * graphs, MPI_Topo_test, and the neighbourhood collectives
+ * MPI_Neighbor_allgather and MPI_Neighbor_alltoall.
+ *
+ * A topology is a description hung on a new communicator (made like any
+ * other: split of the old one).  Ranks are never reordered: the standard
+ * allows keeping them, and on one node every placement is as good.  The
+ * neighbourhood collectives exchange with each neighbour by the library's
+ * own point-to-point messages on the communicator (its internal context).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "comm.h"
+#include "datatype.h"
+#include "errhandler.h"
+#include "p2p.h"
+#include "progress.h"
+#include "request.h"
+#include "runtime.h"
+#include "topo.h"
+
+void topo_free(struct topo *t)
+{
+	if (!t)
+		return;
+	free(t->dims);
+	free(t->periods);
+	free(t->coords);
+	free(t->sources);
+	free(t->sourceweights);
+	free(t->destinations);
+	free(t->destweights);
+	free(t);
+}
+
+static int *int_copy(const int *a, int n)
+{
+	int *c = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+
+	if (c && n > 0)
+		memcpy(c, a, sizeof(int) * (size_t)n);
+	return c;
+}
+
+/* ---- MPI_Dims_create ---------------------------------------------------- */
+
+/*
+ * Fill the zero entries of dims with a factorisation of nnodes divided by
+ * the product of the given entries, as balanced as possible and in
+ * non-increasing order: the largest prime factors go to the smallest
+ * entries, one at a time.
+ */
+API(int, Dims_create, (int nnodes, int ndims, int dims[]))
+{
+	int rest = nnodes, free_dims = 0, nf = 0, *f, *out;
+
+	runtime_check("MPI_Dims_create");
+	if (nnodes <= 0 || ndims < 0 || (ndims > 0 && !dims))
+		return err_comm(MPI_COMM_WORLD, "MPI_Dims_create", MPI_ERR_ARG,
+				nnodes <= 0 ? "nnodes" : ndims < 0 ? "ndims" : "dims",
+				"is invalid (nnodes %d, ndims %d)", nnodes, ndims);
+	for (int i = 0; i < ndims; i++) {
+		if (dims[i] < 0)
+			return err_comm(MPI_COMM_WORLD, "MPI_Dims_create", MPI_ERR_DIMS,
+					"dims", "element %d is negative", i);
+		if (dims[i] == 0)
+			free_dims++;
+		else if (rest % dims[i])
+			return err_comm(MPI_COMM_WORLD, "MPI_Dims_create", MPI_ERR_DIMS,
+					"dims", "the given sizes do not divide %d", nnodes);
+		else
+			rest /= dims[i];
+	}
+	if (free_dims == 0)
+		return rest == 1 ? MPI_SUCCESS :
+		       err_comm(MPI_COMM_WORLD, "MPI_Dims_create", MPI_ERR_DIMS, "dims",
+				"their product is not %d", nnodes);
+	f = malloc(sizeof(int) * 32);
+	out = calloc((size_t)free_dims, sizeof(int));
+	if (!f || !out) {
+		free(f);
+		free(out);
+		return err_comm(MPI_COMM_WORLD, "MPI_Dims_create", MPI_ERR_NO_MEM, NULL,
+				"out of memory");
+	}
+	for (int p = 2, r = rest; r > 1; p++)
+		while (r % p == 0) {
+			f[nf++] = p;
+			r /= p;
+		}
+	for (int i = 0; i < free_dims; i++)
+		out[i] = 1;
+	/* largest factor first, onto the currently smallest entry */
+	for (int k = nf - 1; k >= 0; k--) {
+		int small = 0;
+
+		for (int i = 1; i < free_dims; i++)
+			if (out[i] < out[small])
+				small = i;
+		out[small] *= f[k];
+	}
+	/* non-increasing order */
+	for (int i = 0; i < free_dims; i++)
+		for (int j = i + 1; j < free_dims; j++)
+			if (out[j] > out[i]) {
+				int t = out[i];
+
+				out[i] = out[j];
+				out[j] = t;
+			}
+	for (int i = 0, k = 0; i < ndims; i++)
+		if (dims[i] == 0)
+			dims[i] = out[k++];
+	free(f);
+	free(out);
+	return MPI_SUCCESS;
+}
+
+/* ---- Cartesian topologies ----------------------------------------------- */
+
+static struct topo *cart_of(MPI_Comm comm, const char *call, int *rc)
+{
+	struct comm *c = comm_get(comm);
+
+	*rc = MPI_SUCCESS;
+	if (!c) {
+		*rc = comm_err_invalid(comm, call);
+		return NULL;
+	}
+	if (!c->topo || c->topo->kind != MPI_CART) {
+		*rc = err_comm(comm, call, MPI_ERR_TOPOLOGY, "comm",
+			       "has no Cartesian topology");
+		return NULL;
+	}
+	return c->topo;
+}
+
+/* Coordinates of rank r in the grid (row-major: the last dimension varies
+ * fastest). */
+static void cart_coords_of(const struct topo *t, int r, int *coords)
+{
+	for (int i = t->ndims - 1; i >= 0; i--) {
+		coords[i] = r % t->dims[i];
+		r /= t->dims[i];
+	}
+}
+
+static struct topo *cart_new(int ndims, const int *dims, const int *periods, int rank)
+{
+	struct topo *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->kind = MPI_CART;
+	t->ndims = ndims;
+	t->dims = int_copy(dims, ndims);
+	t->periods = calloc((size_t)(ndims > 0 ? ndims : 1), sizeof(int));
+	t->coords = calloc((size_t)(ndims > 0 ? ndims : 1), sizeof(int));
+	if (!t->dims || !t->periods || !t->coords) {
+		topo_free(t);
+		return NULL;
+	}
+	for (int i = 0; i < ndims; i++)
+		t->periods[i] = periods[i] != 0;
+	cart_coords_of(t, rank, t->coords);
+	return t;
+}
+
+API(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+		       int reorder, MPI_Comm *comm_cart))
+{
+	struct comm *p = comm_get(comm_old), *c = NULL;
+	long cells = 1;
+	int rc;
+
+	runtime_check("MPI_Cart_create");
+	(void)reorder;
+	if (!p)
+		return comm_err_invalid(comm_old, "MPI_Cart_create");
+	if (ndims < 0 || (ndims > 0 && (!dims || !periods)) || !comm_cart)
+		return err_comm(comm_old, "MPI_Cart_create", MPI_ERR_ARG,
+				ndims < 0 ? "ndims" : !comm_cart ? "comm_cart" : "dims",
+				"is invalid");
+	for (int i = 0; i < ndims; i++) {
+		if (dims[i] <= 0)
+			return err_comm(comm_old, "MPI_Cart_create", MPI_ERR_DIMS, "dims",
+					"element %d is %d", i, dims[i]);
+		cells *= dims[i];
+		if (cells > p->size)
+			return err_comm(comm_old, "MPI_Cart_create", MPI_ERR_DIMS, "dims",
+					"the grid has more cells than the %d processes",
+					p->size);
+	}
+	rc = comm_split_internal(p, CALL_COMM_CREATE, p->rank < cells ? 0 : MPI_UNDEFINED,
+				 p->rank, &c);
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm_old, "MPI_Cart_create", rc, NULL,
+				"cannot create the communicator");
+	if (c && !(c->topo = cart_new(ndims, dims, periods, c->rank))) {
+		comm_unref(c);
+		return err_comm(comm_old, "MPI_Cart_create", MPI_ERR_NO_MEM, NULL,
+				"out of memory");
+	}
+	return comm_out(p, c, comm_cart, 0);
+}
+
+API(int, Cartdim_get, (MPI_Comm comm, int *ndims))
+{
+	struct topo *t;
+	int rc;
+
+	runtime_check("MPI_Cartdim_get");
+	if (!(t = cart_of(comm, "MPI_Cartdim_get", &rc)))
+		return rc;
+	if (!ndims)
+		return err_comm(comm, "MPI_Cartdim_get", MPI_ERR_ARG, "ndims", "is NULL");
+	*ndims = t->ndims;
+	return MPI_SUCCESS;
+}
+
+API(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
+{
+	struct topo *t;
+	int rc;
+
+	runtime_check("MPI_Cart_get");
+	if (!(t = cart_of(comm, "MPI_Cart_get", &rc)))
+		return rc;
+	if (maxdims < t->ndims || (t->ndims > 0 && (!dims || !periods || !coords)))
+		return err_comm(comm, "MPI_Cart_get", MPI_ERR_ARG, "maxdims",
+				"%d is less than the %d dimensions, or an array is NULL",
+				maxdims, t->ndims);
+	for (int i = 0; i < t->ndims; i++) {
+		dims[i] = t->dims[i];
+		periods[i] = t->periods[i];
+		coords[i] = t->coords[i];
+	}
+	return MPI_SUCCESS;
+}
+
+/* The rank at coords, -1 (with the index) for a coordinate out of a
+ * non-periodic range. */
+static int cart_rank_of(const struct topo *t, const int *coords, int *bad)
+{
+	int r = 0;
+
+	for (int i = 0; i < t->ndims; i++) {
+		int c = coords[i];
+
+		if (t->periods[i])
+			c = ((c % t->dims[i]) + t->dims[i]) % t->dims[i];
+		else if (c < 0 || c >= t->dims[i]) {
+			*bad = i;
+			return -1;
+		}
+		r = r * t->dims[i] + c;
+	}
+	return r;
+}
+
+API(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank))
+{
+	struct topo *t;
+	int rc, bad = 0;
+
+	runtime_check("MPI_Cart_rank");
+	if (!(t = cart_of(comm, "MPI_Cart_rank", &rc)))
+		return rc;
+	if ((t->ndims > 0 && !coords) || !rank)
+		return err_comm(comm, "MPI_Cart_rank", MPI_ERR_ARG, !rank ? "rank" : "coords",
+				"is NULL");
+	*rank = cart_rank_of(t, coords, &bad);
+	if (*rank < 0)
+		return err_comm(comm, "MPI_Cart_rank", MPI_ERR_ARG, "coords",
+				"coordinate %d (%d) is outside a non-periodic dimension",
+				bad, coords[bad]);
+	return MPI_SUCCESS;
+}
+
+API(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
+{
+	struct topo *t;
+	struct comm *c;
+	int rc;
+
+	runtime_check("MPI_Cart_coords");
+	if (!(t = cart_of(comm, "MPI_Cart_coords", &rc)))
+		return rc;
+	c = comm_get(comm);
+	if (rank < 0 || rank >= c->size)
+		return err_comm(comm, "MPI_Cart_coords", MPI_ERR_RANK, "rank",
+				"%d is not a rank of the grid", rank);
+	if (maxdims < t->ndims || (t->ndims > 0 && !coords))
+		return err_comm(comm, "MPI_Cart_coords", MPI_ERR_ARG, "maxdims",
+				"%d is less than the %d dimensions", maxdims, t->ndims);
+	cart_coords_of(t, rank, coords);
+	return MPI_SUCCESS;
+}
+
+API(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source,
+		      int *rank_dest))
+{
+	struct topo *t;
+	int rc, bad, *at;
+
+	runtime_check("MPI_Cart_shift");
+	if (!(t = cart_of(comm, "MPI_Cart_shift", &rc)))
+		return rc;
+	if (direction < 0 || direction >= t->ndims || !rank_source || !rank_dest)
+		return err_comm(comm, "MPI_Cart_shift", MPI_ERR_ARG, "direction",
+				"%d is not a dimension (0 to %d), or an output is NULL",
+				direction, t->ndims - 1);
+	at = int_copy(t->coords, t->ndims);
+	if (!at)
+		return err_comm(comm, "MPI_Cart_shift", MPI_ERR_NO_MEM, NULL, "out of memory");
+	at[direction] = t->coords[direction] + disp;
+	*rank_dest = cart_rank_of(t, at, &bad);
+	at[direction] = t->coords[direction] - disp;
+	*rank_source = cart_rank_of(t, at, &bad);
+	if (*rank_dest < 0)
+		*rank_dest = MPI_PROC_NULL;
+	if (*rank_source < 0)
+		*rank_source = MPI_PROC_NULL;
+	free(at);
+	return MPI_SUCCESS;
+}
+
+API(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
+{
+	struct topo *t;
+	struct comm *p, *c = NULL;
+	int rc, color = 0, key = 0, nd = 0, *dims, *periods;
+
+	runtime_check("MPI_Cart_sub");
+	if (!(t = cart_of(comm, "MPI_Cart_sub", &rc)))
+		return rc;
+	if ((t->ndims > 0 && !remain_dims) || !newcomm)
+		return err_comm(comm, "MPI_Cart_sub", MPI_ERR_ARG,
+				!newcomm ? "newcomm" : "remain_dims", "is NULL");
+	p = comm_get(comm);
+	/* the colour: the coordinates dropped; the key: the ones kept */
+	for (int i = 0; i < t->ndims; i++) {
+		if (remain_dims[i])
+			key = key * t->dims[i] + t->coords[i];
+		else
+			color = color * t->dims[i] + t->coords[i];
+	}
+	dims = malloc(sizeof(int) * (size_t)(t->ndims + 1));
+	periods = malloc(sizeof(int) * (size_t)(t->ndims + 1));
+	if (!dims || !periods) {
+		free(dims);
+		free(periods);
+		return err_comm(comm, "MPI_Cart_sub", MPI_ERR_NO_MEM, NULL, "out of memory");
+	}
+	for (int i = 0; i < t->ndims; i++)
+		if (remain_dims[i]) {
+			dims[nd] = t->dims[i];
+			periods[nd++] = t->periods[i];
+		}
+	rc = comm_split_internal(p, CALL_COMM_CREATE, color, key, &c);
+	if (rc == MPI_SUCCESS && c && !(c->topo = cart_new(nd, dims, periods, c->rank))) {
+		comm_unref(c);
+		rc = MPI_ERR_NO_MEM;
+	}
+	free(dims);
+	free(periods);
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, "MPI_Cart_sub", rc, NULL, "cannot create the communicator");
+	return comm_out(p, c, newcomm, 0);
+}
+
+API(int, Topo_test, (MPI_Comm comm, int *status))
+{
+	struct comm *c;
+
+	runtime_check("MPI_Topo_test");
+	c = comm_get(comm);
+	if (!c)
+		return comm_err_invalid(comm, "MPI_Topo_test");
+	if (!status)
+		return err_comm(comm, "MPI_Topo_test", MPI_ERR_ARG, "status", "is NULL");
+	*status = c->topo ? c->topo->kind : MPI_UNDEFINED;
+	return MPI_SUCCESS;
+}
+
+/* ---- distributed graphs ------------------------------------------------- */
+
+static int dist_check_list(MPI_Comm comm, const char *call, const struct comm *c,
+			   int n, const int *ranks, const int *weights, const char *name)
+{
+	if (n < 0)
+		return err_comm(comm, call, MPI_ERR_ARG, name, "degree %d is negative", n);
+	if (n > 0 && (!ranks || !weights || weights == MPI_WEIGHTS_EMPTY))
+		return err_comm(comm, call, MPI_ERR_ARG, name,
+				"is NULL (or MPI_WEIGHTS_EMPTY with a degree of %d)", n);
+	for (int i = 0; i < n; i++)
+		if (ranks[i] < 0 || ranks[i] >= c->size)
+			return err_comm(comm, call, MPI_ERR_RANK, name,
+					"%d is not a rank of the communicator", ranks[i]);
+	return MPI_SUCCESS;
+}
+
+/* A graph topology with these neighbours (weights may be MPI_UNWEIGHTED). */
+static struct topo *dist_new(int indeg, const int *src, const int *sw, int outdeg,
+			     const int *dst, const int *dw)
+{
+	struct topo *t = calloc(1, sizeof(*t));
+	int zeros[1] = { 0 };
+
+	if (!t)
+		return NULL;
+	t->kind = MPI_DIST_GRAPH;
+	t->indegree = indeg;
+	t->outdegree = outdeg;
+	t->weighted = sw != MPI_UNWEIGHTED && dw != MPI_UNWEIGHTED;
+	t->sources = int_copy(src, indeg);
+	t->destinations = int_copy(dst, outdeg);
+	t->sourceweights = t->weighted && indeg ? int_copy(sw, indeg) : int_copy(zeros, 0);
+	t->destweights = t->weighted && outdeg ? int_copy(dw, outdeg) : int_copy(zeros, 0);
+	if (!t->sources || !t->destinations || !t->sourceweights || !t->destweights) {
+		topo_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* A copy of p with topology t (collective); MPI error class. */
+static int topo_attach(struct comm *p, struct topo *t, MPI_Comm *newcomm)
+{
+	struct comm *c;
+	int rc = comm_split_internal(p, CALL_COMM_CREATE, 0, p->rank, &c);
+
+	if (rc != MPI_SUCCESS || !t) {
+		topo_free(t);
+		if (rc == MPI_SUCCESS)
+			comm_unref(c);
+		return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
+	}
+	c->topo = t;
+	return comm_out(p, c, newcomm, 0);
+}
+
+API(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int sources[],
+				      const int *sourceweights, int outdegree,
+				      const int destinations[], const int *destweights,
+				      MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
+{
+	const char *call = "MPI_Dist_graph_create_adjacent";
+	struct comm *p = comm_get(comm_old);
+	int rc;
+
+	runtime_check(call);
+	(void)info;
+	(void)reorder;
+	if (!p)
+		return comm_err_invalid(comm_old, call);
+	if (!comm_dist_graph)
+		return err_comm(comm_old, call, MPI_ERR_ARG, "comm_dist_graph", "is NULL");
+	if ((rc = dist_check_list(comm_old, call, p, indegree, sources, sourceweights,
+				  "sources")) != MPI_SUCCESS ||
+	    (rc = dist_check_list(comm_old, call, p, outdegree, destinations, destweights,
+				  "destinations")) != MPI_SUCCESS)
+		return rc;
+	rc = topo_attach(p, dist_new(indegree, sources, sourceweights, outdegree,
+				     destinations, destweights), comm_dist_graph);
+	return rc == MPI_SUCCESS ? rc :
+	       err_comm(comm_old, call, rc, NULL, "cannot create the communicator");
+}
+
+/*
+ * Any rank may name any edge: every edge (s, d, w) is sent to s (an
+ * out-edge) and to d (an in-edge) with one all-to-all exchange, then each
+ * rank keeps the edges it received, in the order of their senders.
+ */
+API(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[],
+			     const int degrees[], const int destinations[],
+			     const int *weights, MPI_Info info, int reorder,
+			     MPI_Comm *comm_dist_graph))
+{
+	const char *call = "MPI_Dist_graph_create";
+	struct comm *p = comm_get(comm_old);
+	int weighted = weights != MPI_UNWEIGHTED, edges = 0, rc = MPI_SUCCESS;
+	int *scount = NULL, *rcount = NULL, *sdisp = NULL, *rdisp = NULL;
+	int *out = NULL, *in = NULL, *fill = NULL, nin = 0, nout = 0, total_in = 0;
+	int *src = NULL, *sw = NULL, *dst = NULL, *dw = NULL;
+
+	runtime_check(call);
+	(void)info;
+	(void)reorder;
+	if (!p)
+		return comm_err_invalid(comm_old, call);
+	if (n < 0 || (n > 0 && (!sources || !degrees)) || !comm_dist_graph)
+		return err_comm(comm_old, call, MPI_ERR_ARG, n < 0 ? "n" : "sources",
+				"is invalid");
+	for (int i = 0; i < n; i++) {
+		if (sources[i] < 0 || sources[i] >= p->size || degrees[i] < 0)
+			return err_comm(comm_old, call, MPI_ERR_ARG, "sources",
+					"entry %d: source %d, degree %d", i, sources[i],
+					degrees[i]);
+		edges += degrees[i];
+	}
+	if (edges > 0 && (!destinations || (weighted && (!weights ||
+							 weights == MPI_WEIGHTS_EMPTY))))
+		return err_comm(comm_old, call, MPI_ERR_ARG, "destinations", "is NULL");
+	for (int e = 0; e < edges; e++)
+		if (destinations[e] < 0 || destinations[e] >= p->size)
+			return err_comm(comm_old, call, MPI_ERR_RANK, "destinations",
+					"%d is not a rank of the communicator",
+					destinations[e]);
+	scount = calloc((size_t)p->size, sizeof(int));
+	rcount = calloc((size_t)p->size, sizeof(int));
+	sdisp = calloc((size_t)p->size, sizeof(int));
+	rdisp = calloc((size_t)p->size, sizeof(int));
+	fill = calloc((size_t)p->size, sizeof(int));
+	out = malloc(sizeof(int) * 3 * (size_t)(2 * edges + 1));
+	if (!scount || !rcount || !sdisp || !rdisp || !fill || !out) {
+		rc = MPI_ERR_NO_MEM;
+		goto out;
+	}
+	/* triples (kind 0: out-edge to peer / 1: in-edge from peer, peer, w) */
+	for (int i = 0, e = 0; i < n; i++)
+		for (int k = 0; k < degrees[i]; k++, e++) {
+			scount[sources[i]] += 3;
+			scount[destinations[e]] += 3;
+		}
+	for (int r = 1; r < p->size; r++)
+		sdisp[r] = sdisp[r - 1] + scount[r - 1];
+	for (int i = 0, e = 0; i < n; i++)
+		for (int k = 0; k < degrees[i]; k++, e++) {
+			int w = weighted ? weights[e] : 1;
+			int *o = out + sdisp[sources[i]] + fill[sources[i]];
+
+			o[0] = 0, o[1] = destinations[e], o[2] = w;
+			fill[sources[i]] += 3;
+			o = out + sdisp[destinations[e]] + fill[destinations[e]];
+			o[0] = 1, o[1] = sources[i], o[2] = w;
+			fill[destinations[e]] += 3;
+		}
+	PMPI_Alltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm_old);
+	for (int r = 0; r < p->size; r++) {
+		rdisp[r] = total_in;
+		total_in += rcount[r];
+	}
+	in = malloc(sizeof(int) * (size_t)(total_in + 1));
+	src = malloc(sizeof(int) * (size_t)(total_in / 3 + 1));
+	sw = malloc(sizeof(int) * (size_t)(total_in / 3 + 1));
+	dst = malloc(sizeof(int) * (size_t)(total_in / 3 + 1));
+	dw = malloc(sizeof(int) * (size_t)(total_in / 3 + 1));
+	/* everybody takes part in the exchange, out of memory or not */
+	PMPI_Alltoallv(out, scount, sdisp, MPI_INT, in ? in : out, rcount, rdisp, MPI_INT,
+		       comm_old);
+	if (!in || !src || !sw || !dst || !dw) {
+		rc = MPI_ERR_NO_MEM;
+	} else {
+		for (int k = 0; k < total_in; k += 3) {
+			if (in[k] == 0) {
+				dst[nout] = in[k + 1];
+				dw[nout++] = in[k + 2];
+			} else {
+				src[nin] = in[k + 1];
+				sw[nin++] = in[k + 2];
+			}
+		}
+	}
+	/* the collective step below must happen on every rank */
+	rc = topo_attach(p, rc == MPI_SUCCESS ?
+			 dist_new(nin, src, weighted ? sw : MPI_UNWEIGHTED, nout, dst,
+				  weighted ? dw : MPI_UNWEIGHTED) : NULL, comm_dist_graph);
+out:
+	free(scount);
+	free(rcount);
+	free(sdisp);
+	free(rdisp);
+	free(fill);
+	free(out);
+	free(in);
+	free(src);
+	free(sw);
+	free(dst);
+	free(dw);
+	return rc == MPI_SUCCESS ? rc :
+	       err_comm(comm_old, call, rc, NULL, "cannot create the communicator");
+}
+
+static struct topo *dist_of(MPI_Comm comm, const char *call, int *rc)
+{
+	struct comm *c = comm_get(comm);
+
+	*rc = MPI_SUCCESS;
+	if (!c) {
+		*rc = comm_err_invalid(comm, call);
+		return NULL;
+	}
+	if (!c->topo || c->topo->kind != MPI_DIST_GRAPH) {
+		*rc = err_comm(comm, call, MPI_ERR_TOPOLOGY, "comm",
+			       "has no distributed graph topology");
+		return NULL;
+	}
+	return c->topo;
+}
+
+API(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree,
+				      int *weighted))
+{
+	struct topo *t;
+	int rc;
+
+	runtime_check("MPI_Dist_graph_neighbors_count");
+	if (!(t = dist_of(comm, "MPI_Dist_graph_neighbors_count", &rc)))
+		return rc;
+	if (!indegree || !outdegree || !weighted)
+		return err_comm(comm, "MPI_Dist_graph_neighbors_count", MPI_ERR_ARG,
+				"indegree", "an output argument is NULL");
+	*indegree = t->indegree;
+	*outdegree = t->outdegree;
+	*weighted = t->weighted;
+	return MPI_SUCCESS;
+}
+
+API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[],
+				int *sourceweights, int maxoutdegree, int destinations[],
+				int *destweights))
+{
+	struct topo *t;
+	int rc;
+
+	runtime_check("MPI_Dist_graph_neighbors");
+	if (!(t = dist_of(comm, "MPI_Dist_graph_neighbors", &rc)))
+		return rc;
+	if (maxindegree < t->indegree || maxoutdegree < t->outdegree)
+		return err_comm(comm, "MPI_Dist_graph_neighbors", MPI_ERR_ARG,
+				"maxindegree", "less than the degrees %d and %d",
+				t->indegree, t->outdegree);
+	for (int i = 0; i < t->indegree; i++) {
+		sources[i] = t->sources[i];
+		if (t->weighted && sourceweights != MPI_UNWEIGHTED)
+			sourceweights[i] = t->sourceweights[i];
+	}
+	for (int i = 0; i < t->outdegree; i++) {
+		destinations[i] = t->destinations[i];
+		if (t->weighted && destweights != MPI_UNWEIGHTED)
+			destweights[i] = t->destweights[i];
+	}
+	return MPI_SUCCESS;
+}
+
+/* ---- neighbourhood collectives ------------------------------------------ */
+
+/*
+ * The neighbours of a topology, in the standard's order: for a Cartesian
+ * grid, per dimension the one at -1 then the one at +1 (MPI_PROC_NULL past
+ * a non-periodic edge), as sources and as destinations; for a graph, the
+ * lists.  peer_tag[k]: the tag of the message destination k receives from
+ * us -- which of its own in-neighbours we are -- so that two neighbours that
+ * are one process (a periodic dimension of size 1 or 2) cannot mix up.
+ */
+struct neighbors {
+	int nin, nout;
+	int *in, *out;
+	int *send_tag, *recv_tag;
+};
+
+static int neighbors_of(const struct comm *c, struct neighbors *nb)
+{
+	const struct topo *t = c->topo;
+
+	memset(nb, 0, sizeof(*nb));
+	if (t->kind == MPI_DIST_GRAPH) {
+		nb->nin = t->indegree;
+		nb->nout = t->outdegree;
+		nb->in = t->sources;
+		nb->out = t->destinations;
+		return 0;	/* tag 0: edges between two ranks keep their order */
+	}
+	nb->nin = nb->nout = 2 * t->ndims;
+	nb->in = malloc(sizeof(int) * (size_t)(nb->nin + 1));
+	nb->send_tag = malloc(sizeof(int) * (size_t)(nb->nin + 1));
+	nb->recv_tag = malloc(sizeof(int) * (size_t)(nb->nin + 1));
+	if (!nb->in || !nb->send_tag || !nb->recv_tag)
+		return -1;
+	nb->out = nb->in;
+	for (int d = 0; d < t->ndims; d++) {
+		int *at = int_copy(t->coords, t->ndims), bad;
+
+		if (!at)
+			return -1;
+		at[d] = t->coords[d] - 1;
+		nb->in[2 * d] = cart_rank_of(t, at, &bad);
+		at[d] = t->coords[d] + 1;
+		nb->in[2 * d + 1] = cart_rank_of(t, at, &bad);
+		free(at);
+		for (int k = 2 * d; k < 2 * d + 2; k++)
+			if (nb->in[k] < 0)
+				nb->in[k] = MPI_PROC_NULL;
+		/* what we send towards -1 arrives there as from its +1 */
+		nb->send_tag[2 * d] = 2 * d + 1;
+		nb->send_tag[2 * d + 1] = 2 * d;
+		nb->recv_tag[2 * d] = 2 * d;
+		nb->recv_tag[2 * d + 1] = 2 * d + 1;
+	}
+	return 0;
+}
+
+static void neighbors_free(const struct comm *c, struct neighbors *nb)
+{
+	if (c->topo->kind == MPI_CART) {
+		free(nb->in);
+		free(nb->send_tag);
+		free(nb->recv_tag);
+	}
+}
+
+/* Exchange with the neighbours: block k of send to out-neighbour k (the
+ * same block to all when same_block), block k of recv from in-neighbour k. */
+static int neighbor_exchange(const char *call, enum call_id id, const void *sendbuf,
+			     int sendcount, MPI_Datatype sendtype, void *recvbuf,
+			     int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+			     int same_block)
+{
+	struct datatype *sdt, *rdt;
+	struct request **reqs;
+	struct neighbors nb;
+	struct comm *c;
+	int rc, k = 0;
+
+	c = comm_get(comm);
+	if (!c)
+		return comm_err_invalid(comm, call);
+	if (!c->topo)
+		return err_comm(comm, call, MPI_ERR_TOPOLOGY, "comm", "has no topology");
+	if (sendcount < 0 || recvcount < 0)
+		return err_comm(comm, call, MPI_ERR_COUNT, sendcount < 0 ? "sendcount" :
+				"recvcount", "is negative");
+	if ((rc = dt_check_use(comm, call, sendtype, &sdt)) != MPI_SUCCESS ||
+	    (rc = dt_check_use(comm, call, recvtype, &rdt)) != MPI_SUCCESS)
+		return rc;
+	if (neighbors_of(c, &nb) < 0) {
+		neighbors_free(c, &nb);
+		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	}
+	reqs = calloc((size_t)(nb.nin + nb.nout + 1), sizeof(*reqs));
+	if (!reqs) {
+		neighbors_free(c, &nb);
+		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	}
+	for (int i = 0; i < nb.nin; i++)
+		if (nb.in[i] != MPI_PROC_NULL)
+			reqs[k++] = p2p_internal_start(c, nb.in[i], nb.recv_tag ? nb.recv_tag[i] : 0,
+						       (char *)recvbuf + (MPI_Aint)i * recvcount *
+						       rdt->extent, recvcount, rdt, 1);
+	for (int i = 0; i < nb.nout; i++)
+		if (nb.out[i] != MPI_PROC_NULL)
+			reqs[k++] = p2p_internal_start(c, nb.out[i],
+						       nb.send_tag ? nb.send_tag[i] : 0,
+						       (char *)sendbuf + (same_block ? 0 :
+						       (MPI_Aint)i * sendcount * sdt->extent),
+						       sendcount, sdt, 0);
+	for (int i = 0; i < k; i++)
+		if (!reqs[i])
+			rc = MPI_ERR_NO_MEM;
+	/* a NULL among them would end the list early: wait for the rest */
+	if (rc == MPI_SUCCESS)
+		p2p_internal_wait(c, reqs, id);
+	free(reqs);
+	neighbors_free(c, &nb);
+	return rc == MPI_SUCCESS ? rc :
+	       err_comm(comm, call, rc, NULL, "out of memory");
+}
+
+API(int, Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			      void *recvbuf, int recvcount, MPI_Datatype recvtype,
+			      MPI_Comm comm))
+{
+	runtime_check("MPI_Neighbor_allgather");
+	return neighbor_exchange("MPI_Neighbor_allgather", CALL_ALLGATHER, sendbuf, sendcount, sendtype,
+				 recvbuf, recvcount, recvtype, comm, 1);
+}
+
+API(int, Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			     void *recvbuf, int recvcount, MPI_Datatype recvtype,
+			     MPI_Comm comm))
+{
+	runtime_check("MPI_Neighbor_alltoall");
+	return neighbor_exchange("MPI_Neighbor_alltoall", CALL_ALLTOALL, sendbuf, sendcount, sendtype,
+				 recvbuf, recvcount, recvtype, comm, 0);
+}
