@@ -1,0 +1,32 @@
+# Another user cannot open any shared-memory object of a running job: the
+# objects are created with mode 0600 under names with the uid and an
+# unguessable job id.  Needs root (to become nobody): skipped otherwise.
+. "$SHMPI_TOP/tests/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || skip "needs root to run a probe as nobody"
+command -v setpriv >/dev/null || skip "needs setpriv"
+"$SHMRUN" -n 2 "$PROGS/fault" exit nowhere >/dev/null 2>&1 &
+# a job that holds still: rank 1 sleeps before it dies
+pid=$!
+i=0
+while [ -z "$(shm_objects)" ] && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+objs=$(shm_objects)
+[ -n "$objs" ] || fail "the job made no shared-memory object to probe"
+for o in $objs; do
+	mode=$(stat -c %a "/dev/shm/$o")
+	expect_eq "mode of $o" "$mode" 600
+	if setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		sh -c "cat /dev/shm/$o >/dev/null 2>&1 || exit 1; exit 0"; then
+		fail "nobody could read /dev/shm/$o"
+	fi
+	if setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		sh -c "echo x >>/dev/shm/$o 2>/dev/null"; then
+		fail "nobody could write /dev/shm/$o"
+	fi
+done
+wait $pid
+expect_no_shm_left "the probed job"
+exit 0
