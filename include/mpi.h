@@ -468,6 +468,8 @@ SHMPI_DECLARE(int, Request_get_status, (MPI_Request request, int *flag, MPI_Stat
 SHMPI_DECLARE(int, Request_free, (MPI_Request *request))
 SHMPI_DECLARE(int, Cancel, (MPI_Request *request))
 SHMPI_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
+SHMPI_DECLARE(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+SHMPI_DECLARE(int, Status_set_cancelled, (MPI_Status *status, int flag))
 SHMPI_DECLARE(int, Start, (MPI_Request *request))
 SHMPI_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]))
 

@@ -689,3 +689,47 @@ API(int, Startall, (int count, MPI_Request array_of_requests[]))
 		p2p_start(req_get(array_of_requests[i]));
 	return MPI_SUCCESS;
 }
+
+/* For generalized requests and layered libraries: set what a status says. */
+API(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+{
+	struct datatype *dt;
+
+	runtime_check("MPI_Status_set_elements");
+	if (!status || status == MPI_STATUS_IGNORE)
+		return err_comm(MPI_COMM_WORLD, "MPI_Status_set_elements", MPI_ERR_ARG,
+				"status", "is NULL or MPI_STATUS_IGNORE");
+	if (count < 0)
+		return err_comm(MPI_COMM_WORLD, "MPI_Status_set_elements", MPI_ERR_COUNT,
+				"count", "%d is negative", count);
+	if (dt_check_use(MPI_COMM_WORLD, "MPI_Status_set_elements", datatype, &dt) !=
+	    MPI_SUCCESS)
+		return MPI_ERR_TYPE;
+	/* count basic elements of dt: whole elements, then the rest of one */
+	{
+		MPI_Aint per = 0, bytes;
+
+		for (int b = 0; b < dt->nblocks; b++)
+			per += dt->blocks[b].len / dt->blocks[b].basic_size;
+		bytes = per ? (MPI_Aint)(count / per) * dt->size : 0;
+		for (int b = 0, left = per ? (int)(count % per) : 0; b < dt->nblocks && left > 0; b++) {
+			MPI_Aint in_run = dt->blocks[b].len / dt->blocks[b].basic_size;
+			MPI_Aint take = left < in_run ? left : in_run;
+
+			bytes += take * dt->blocks[b].basic_size;
+			left -= (int)take;
+		}
+		status->shmpi_count = (MPI_Count)bytes;
+	}
+	return MPI_SUCCESS;
+}
+
+API(int, Status_set_cancelled, (MPI_Status *status, int flag))
+{
+	runtime_check("MPI_Status_set_cancelled");
+	if (!status || status == MPI_STATUS_IGNORE)
+		return err_comm(MPI_COMM_WORLD, "MPI_Status_set_cancelled", MPI_ERR_ARG,
+				"status", "is NULL or MPI_STATUS_IGNORE");
+	status->shmpi_cancelled = flag != 0;
+	return MPI_SUCCESS;
+}

@@ -474,6 +474,14 @@ static void test_pair_types(void)
 	CHECK(count == 3 && elems == 6);
 	MPI_Get_count(&st, MPI_INT, &count);
 	CHECK(count == 9);	/* 36 bytes of data */
+	/* a status set by hand: 5 basic elements are 2 pairs and a half */
+	CHECK_MPI(MPI_Status_set_elements(&st, MPI_DOUBLE_INT, 5));
+	MPI_Get_elements(&st, MPI_DOUBLE_INT, &elems);
+	MPI_Get_count(&st, MPI_DOUBLE_INT, &count);
+	CHECK(elems == 5 && count == MPI_UNDEFINED);
+	CHECK_MPI(MPI_Status_set_cancelled(&st, 1));
+	CHECK_MPI(MPI_Test_cancelled(&st, &count));
+	CHECK(count);
 }
 
 static void test_errors(void)
