@@ -201,7 +201,6 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	errh_ref(w->errh);
 	w->info = info ? info_dup_internal(info) : NULL;
 	w->no_locks = info_true(info, "no_locks");
-	snprintf(w->name, sizeof(w->name), "window");
 	all = (struct win_rank_info *)coll_allgather_packed(w->comm, CALL_WIN_CREATE, mine,
 							    sizeof(*mine), dt_get(MPI_BYTE),
 							    sizeof(*mine));
