@@ -1,13 +1,15 @@
 /*
  * The window locks: a fair ticket reader/writer lock and a two-kind group
  * lock.  The protocols are described in rwlock.h; the memory-ordering story
- * in short: a lock is handed over by a seq_cst fetch_add on the word the next
- * holder waits for (a release, and the store half of the waitword's
- * no-lost-wake-up protocol), and the next holder sees it with an acquire
- * load, so each critical section happens before the next one that excludes
- * it.  The tickets themselves (fetch_add on the dispenser) need no ordering:
- * only their values, which the modification order of the dispenser fixes,
- * decide who waits for whom.
+ * in short: a lock is handed over by a seq_cst fetch_add on the departure
+ * counter the next holder waits for (a release, and the store half of the
+ * waitword's no-lost-wake-up protocol), and the next holder sees it with an
+ * acquire load, so each critical section happens before the next one that
+ * excludes it (every change of a departure counter is a read-modify-write,
+ * so an acquire load synchronizes with all the departures before it).  The
+ * tickets themselves (fetch_add on the dispenser) need no ordering: only
+ * their values, which the modification order of the dispenser fixes, decide
+ * who waits for whom.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -60,93 +62,131 @@ static void await_value(struct shm_waitword *w, uint32_t want, uint32_t near,
 }
 
 /* ------------------------------------------------------------------ */
+/* two arrival counters in one word                                     */
+
+/*
+ * Both locks count arrivals of two kinds in one 64-bit word, half 0 in the
+ * low 32 bits and half 1 in the high ones: 31 bits of count and a guard bit
+ * that absorbs the carry when the count wraps.
+ */
+static inline unsigned pair_shift(unsigned half)
+{
+	return half ? 32 : 0;
+}
+
+/* The arrival count of a half (31 bits, guard bit masked off). */
+static inline uint32_t pair_count(uint64_t word, unsigned half)
+{
+	return (uint32_t)(word >> pair_shift(half)) & SEQ_MASK;
+}
+
+static inline uint64_t pair_one(unsigned half)
+{
+	return 1ull << pair_shift(half);
+}
+
+/*
+ * We added one to a half of *word, which held `prev`.  If that carried into
+ * the guard bit, take the guard back (only this arrival set it: the next
+ * carry is 2^31 arrivals away).  Readers of the word mask the guard off.
+ */
+static void pair_arrived(shm_atomic_u64 *word, unsigned half, uint64_t prev)
+{
+	uint64_t guard = 1ull << (pair_shift(half) + 31);
+
+	if (pair_count(prev, half) != SEQ_MASK)
+		return;
+	if (prev & guard)
+		lock_corrupt("arrival counter: guard bit already set");
+	/* relaxed: the guard carries no count; everybody masks it off */
+	atomic_fetch_sub_explicit(word, guard, memory_order_relaxed);
+}
+
+/* Add one arrival to a half; returns the word as it was before. */
+static uint64_t pair_arrive(shm_atomic_u64 *word, unsigned half)
+{
+	/* relaxed: the ticket's value is all that matters (see top of file) */
+	uint64_t prev = atomic_fetch_add_explicit(word, pair_one(half),
+						  memory_order_relaxed);
+
+	pair_arrived(word, half, prev);
+	return prev;
+}
+
+/* ------------------------------------------------------------------ */
 /* reader/writer lock                                                   */
+
+#define RW_READERS 0u	/* halves of `issued` */
+#define RW_WRITERS 1u
 
 void shm_rwlock_init(struct shm_rwlock *l)
 {
 	memset(l, 0, sizeof(*l));
 }
 
-/* Reader `ticket` has seen read_serving == 2 * ticket: pass the gate, which
- * lets the next ticket in if it is a reader. */
-static void rwlock_read_enter(struct shm_rwlock *l)
+/* A reader's ticket: the writers before it.  A writer's: everybody before it. */
+static inline uint32_t rw_writer_ticket(uint64_t before)
 {
-	/* seq_cst (in bump): publishes the pass to the next reader's acquire
-	 * load, and pairs with the sleepers' announce-then-look */
-	shm_waitword_bump(&l->read_serving, 2);
+	return (pair_count(before, RW_READERS) +
+		pair_count(before, RW_WRITERS)) & SEQ_MASK;
 }
 
-/* Writer `ticket` has seen write_serving == ticket: mark it held (odd
- * read_serving), unless an earlier ready call did.  Nobody waits for an odd
- * value, so there is nobody to wake. */
-static void rwlock_write_enter(struct shm_rwlock *l, uint32_t ticket)
+/* A granted writer marks writers_done odd, unless an earlier ready call did.
+ * Nobody waits for an odd value, so there is nobody to wake. */
+static void rwlock_write_enter(struct shm_rwlock *l)
 {
-	/* relaxed: only ticket `ticket` moves read_serving from 2 * ticket, and
-	 * our acquire of write_serving ordered us after every earlier pass */
-	uint32_t rs = atomic_load_explicit(&l->read_serving.value,
+	/* relaxed: only the holding writer changes writers_done, and our
+	 * acquire of all_done ordered us after the last writer's departure */
+	uint32_t wd = atomic_load_explicit(&l->writers_done.value,
 					   memory_order_relaxed);
 
-	if (rs == 2 * ticket + 1)
+	if (wd & 1)
 		return;
-	if (rs != 2 * ticket)
-		lock_corrupt("rwlock: writer granted with readers' gate elsewhere");
-	/* relaxed: a mark for the snapshot; the grant came through write_serving */
-	atomic_fetch_add_explicit(&l->read_serving.value, 1, memory_order_relaxed);
+	/* relaxed: a mark for the snapshot; the grant came through all_done */
+	atomic_fetch_add_explicit(&l->writers_done.value, 1, memory_order_relaxed);
 }
 
 uint32_t shm_rwlock_read_begin(struct shm_rwlock *l)
 {
-	/* relaxed: the ticket's value is all that matters (see top of file) */
-	return atomic_fetch_add_explicit(&l->next, 1, memory_order_relaxed);
+	return pair_count(pair_arrive(&l->issued, RW_READERS), RW_WRITERS);
 }
 
 uint32_t shm_rwlock_write_begin(struct shm_rwlock *l)
 {
-	/* relaxed: the ticket's value is all that matters (see top of file) */
-	return atomic_fetch_add_explicit(&l->next, 1, memory_order_relaxed);
+	return rw_writer_ticket(pair_arrive(&l->issued, RW_WRITERS));
 }
 
 int shm_rwlock_read_ready(struct shm_rwlock *l, uint32_t ticket)
 {
-	/* acquire: pairs with the seq_cst pass of the previous ticket (the
-	 * release of the last writer before us) */
-	uint32_t rs = atomic_load_explicit(&l->read_serving.value,
+	/* acquire: pairs with the seq_cst fetch_add of the last writer to
+	 * leave, so its critical section happens before ours */
+	uint32_t wd = atomic_load_explicit(&l->writers_done.value,
 					   memory_order_acquire);
 
-	if (rs == 2 * ticket) {
-		rwlock_read_enter(l);
-		return 1;
-	}
-	/* past our gate already: an earlier call entered */
-	return (int32_t)(rs - 2 * ticket) > 0;
+	return seq_eq(wd, 2 * ticket);
 }
 
 int shm_rwlock_write_ready(struct shm_rwlock *l, uint32_t ticket)
 {
-	/* acquire: pairs with the seq_cst fetch_add of the last ticket to leave */
-	if (atomic_load_explicit(&l->write_serving.value,
-				 memory_order_acquire) != ticket)
+	/* acquire: pairs with the seq_cst fetch_add of everybody who left */
+	if (!seq_eq(atomic_load_explicit(&l->all_done.value, memory_order_acquire),
+		    ticket))
 		return 0;
-	rwlock_write_enter(l, ticket);
+	rwlock_write_enter(l);
 	return 1;
 }
 
 void shm_rwlock_read_wait(struct shm_rwlock *l, uint32_t ticket, unsigned spins)
 {
-	/* an earlier ready call may have entered already */
-	if ((int32_t)(atomic_load_explicit(&l->read_serving.value,
-					   memory_order_acquire) - 2 * ticket) > 0)
-		return;
-	/* next in line: the ticket before ours is at the gate or writing */
-	await_value(&l->read_serving, 2 * ticket, 2, spins);
-	rwlock_read_enter(l);
+	/* next in line: the writer before us holds (odd) or was just granted */
+	await_value(&l->writers_done, 2 * ticket, 2, spins);
 }
 
 void shm_rwlock_write_wait(struct shm_rwlock *l, uint32_t ticket, unsigned spins)
 {
-	/* next in line: one ticket has yet to leave */
-	await_value(&l->write_serving, ticket, 1, spins);
-	rwlock_write_enter(l, ticket);
+	/* next in line: one holder has yet to leave */
+	await_value(&l->all_done, ticket, 1, spins);
+	rwlock_write_enter(l);
 }
 
 void shm_rwlock_read_lock(struct shm_rwlock *l, unsigned spins)
@@ -162,38 +202,40 @@ void shm_rwlock_write_lock(struct shm_rwlock *l, unsigned spins)
 void shm_rwlock_read_unlock(struct shm_rwlock *l)
 {
 	/* seq_cst (in bump): releases our reads to the next writer's acquire of
-	 * write_serving, and pairs with its announce-then-look if it sleeps */
-	shm_waitword_bump(&l->write_serving, 1);
+	 * all_done, and pairs with its announce-then-look if it sleeps */
+	shm_waitword_bump(&l->all_done, 1);
 }
 
 void shm_rwlock_write_unlock(struct shm_rwlock *l)
 {
 	/* seq_cst: releases our writes to the next readers' acquire of
-	 * read_serving; pairs with their announce-then-look in shm_waitword_wait */
-	uint32_t rs = atomic_fetch_add_explicit(&l->read_serving.value, 1,
+	 * writers_done; pairs with their announce-then-look in shm_waitword_wait */
+	uint32_t wd = atomic_fetch_add_explicit(&l->writers_done.value, 1,
 						memory_order_seq_cst);
 
-	if (!(rs & 1))
+	if (!(wd & 1))
 		lock_corrupt("rwlock: write_unlock without a writer");
-	shm_waitword_wake(&l->read_serving);
-	/* seq_cst (in bump): the same for the next writer on write_serving */
-	shm_waitword_bump(&l->write_serving, 1);
+	shm_waitword_wake(&l->writers_done);
+	/* seq_cst (in bump): the same for the next writer on all_done */
+	shm_waitword_bump(&l->all_done, 1);
 }
 
 int shm_rwlock_try_read(struct shm_rwlock *l)
 {
 	/* relaxed: the compare-and-swap below decides */
-	uint32_t n = atomic_load_explicit(&l->next, memory_order_relaxed);
+	uint64_t v = atomic_load_explicit(&l->issued, memory_order_relaxed);
 
-	/* acquire: pairs with the seq_cst pass of the previous ticket */
-	while (atomic_load_explicit(&l->read_serving.value,
-				    memory_order_acquire) == 2 * n) {
-		/* relaxed: success means nobody took ticket n since we saw the
-		 * gate at 2n, and only ticket n can move it: ours is granted */
-		if (atomic_compare_exchange_weak_explicit(&l->next, &n, n + 1,
+	/* acquire: as in shm_rwlock_read_ready */
+	while (seq_eq(atomic_load_explicit(&l->writers_done.value,
+					   memory_order_acquire),
+		      2 * pair_count(v, RW_WRITERS))) {
+		/* relaxed: success means every writer that ever came has left
+		 * and none came since we looked: ours is granted */
+		if (atomic_compare_exchange_weak_explicit(&l->issued, &v,
+							  v + pair_one(RW_READERS),
 							  memory_order_relaxed,
 							  memory_order_relaxed)) {
-			rwlock_read_enter(l);
+			pair_arrived(&l->issued, RW_READERS, v);
 			return 0;
 		}
 	}
@@ -203,17 +245,20 @@ int shm_rwlock_try_read(struct shm_rwlock *l)
 int shm_rwlock_try_write(struct shm_rwlock *l)
 {
 	/* relaxed: the compare-and-swap below decides */
-	uint32_t n = atomic_load_explicit(&l->next, memory_order_relaxed);
+	uint64_t v = atomic_load_explicit(&l->issued, memory_order_relaxed);
 
-	/* acquire: pairs with the seq_cst fetch_add of the last ticket to leave */
-	while (atomic_load_explicit(&l->write_serving.value,
-				    memory_order_acquire) == n) {
-		/* relaxed: success means every ticket before n has left and
-		 * nobody took n since: ours is granted */
-		if (atomic_compare_exchange_weak_explicit(&l->next, &n, n + 1,
+	/* acquire: as in shm_rwlock_write_ready */
+	while (seq_eq(atomic_load_explicit(&l->all_done.value,
+					   memory_order_acquire),
+		      rw_writer_ticket(v))) {
+		/* relaxed: success means everybody who ever came has left and
+		 * nobody came since we looked: ours is granted */
+		if (atomic_compare_exchange_weak_explicit(&l->issued, &v,
+							  v + pair_one(RW_WRITERS),
 							  memory_order_relaxed,
 							  memory_order_relaxed)) {
-			rwlock_write_enter(l, n);
+			pair_arrived(&l->issued, RW_WRITERS, v);
+			rwlock_write_enter(l);
 			return 0;
 		}
 	}
@@ -222,35 +267,32 @@ int shm_rwlock_try_write(struct shm_rwlock *l)
 
 void shm_rwlock_state(const struct shm_rwlock *l, struct shm_rwlock_snapshot *out)
 {
-	/* acquire, acquire, acquire: keep the three loads in this order, so
-	 * that what we read satisfies left <= passed <= issued (each ticket
-	 * passes before it leaves, and is issued before it passes) */
-	uint32_t left = atomic_load_explicit(&l->write_serving.value,
-					     memory_order_acquire);
-	uint32_t rs = atomic_load_explicit(&l->read_serving.value,
-					   memory_order_acquire);
-	uint32_t issued = atomic_load_explicit(&l->next, memory_order_acquire);
-	uint32_t writer = rs & 1;
-	uint32_t passed = rs >> 1;
+	const shm_atomic_u32 *wdw = &l->writers_done.value;
+	const shm_atomic_u32 *adw = &l->all_done.value;
+	uint32_t wd, ad, writers_left, readers_left;
+	uint64_t issued;
 
-	out->readers = (passed - left) & SEQ_MASK;
-	out->writer = writer;
-	out->waiting = (issued - passed - writer) & SEQ_MASK;
+	for (int tries = 0; ; tries++) {
+		/* acquire (each load): keeps the five loads in program order, so
+		 * when the re-reads match, the three values held together at
+		 * the moment `issued` was read (the counters only grow) */
+		wd = atomic_load_explicit(wdw, memory_order_acquire);
+		ad = atomic_load_explicit(adw, memory_order_acquire);
+		issued = atomic_load_explicit(&l->issued, memory_order_acquire);
+		if (tries == 3 ||
+		    (atomic_load_explicit(wdw, memory_order_acquire) == wd &&
+		     atomic_load_explicit(adw, memory_order_acquire) == ad))
+			break;
+	}
+	writers_left = wd >> 1;
+	readers_left = ad - writers_left;
+	out->writer = wd & 1;
+	out->writers = (pair_count(issued, RW_WRITERS) - writers_left) & SEQ_MASK;
+	out->readers = (pair_count(issued, RW_READERS) - readers_left) & SEQ_MASK;
 }
 
 /* ------------------------------------------------------------------ */
 /* group lock                                                           */
-
-static inline unsigned gl_shift(enum shm_group_kind kind)
-{
-	return kind == SHM_GROUP_A ? 0 : 32;
-}
-
-/* The arrival count of a kind (31 bits, guard bit masked off). */
-static inline uint32_t gl_count(uint64_t issued, enum shm_group_kind kind)
-{
-	return (uint32_t)(issued >> gl_shift(kind)) & SEQ_MASK;
-}
 
 static inline enum shm_group_kind gl_other(enum shm_group_kind kind)
 {
@@ -262,33 +304,9 @@ void shm_grouplock_init(struct shm_grouplock *g)
 	memset(g, 0, sizeof(*g));
 }
 
-/*
- * We added one to our half of `issued`, which held `prev`.  If that carried
- * into the guard bit, take the guard back (only this arrival set it: the
- * next carry is 2^31 arrivals away).  Decoders mask the guard off meanwhile.
- */
-static void gl_arrived(struct shm_grouplock *g, enum shm_group_kind kind,
-		       uint64_t prev)
-{
-	uint64_t guard = 1ull << (gl_shift(kind) + 31);
-
-	if (gl_count(prev, kind) != SEQ_MASK)
-		return;
-	if (prev & guard)
-		lock_corrupt("grouplock: guard bit already set");
-	/* relaxed: the guard carries no count; everybody masks it off */
-	atomic_fetch_sub_explicit(&g->issued, guard, memory_order_relaxed);
-}
-
 uint32_t shm_grouplock_begin(struct shm_grouplock *g, enum shm_group_kind kind)
 {
-	/* relaxed: the ticket's value is all that matters (see top of file) */
-	uint64_t prev = atomic_fetch_add_explicit(&g->issued,
-						  1ull << gl_shift(kind),
-						  memory_order_relaxed);
-
-	gl_arrived(g, kind, prev);
-	return gl_count(prev, gl_other(kind));
+	return pair_count(pair_arrive(&g->issued, kind), gl_other(kind));
 }
 
 int shm_grouplock_ready(struct shm_grouplock *g, enum shm_group_kind kind,
@@ -325,20 +343,20 @@ void shm_grouplock_unlock(struct shm_grouplock *g, enum shm_group_kind kind)
 int shm_grouplock_try(struct shm_grouplock *g, enum shm_group_kind kind)
 {
 	enum shm_group_kind other = gl_other(kind);
-	uint64_t inc = 1ull << gl_shift(kind);
 	/* relaxed: the compare-and-swap below decides */
 	uint64_t v = atomic_load_explicit(&g->issued, memory_order_relaxed);
 
 	/* acquire: as in shm_grouplock_ready */
 	while (seq_eq(atomic_load_explicit(&g->done[other].value,
 					   memory_order_acquire),
-		      gl_count(v, other))) {
+		      pair_count(v, other))) {
 		/* relaxed: success means no arrival of the other kind since we
 		 * saw all of theirs released: ours is granted */
-		if (atomic_compare_exchange_weak_explicit(&g->issued, &v, v + inc,
+		if (atomic_compare_exchange_weak_explicit(&g->issued, &v,
+							  v + pair_one(kind),
 							  memory_order_relaxed,
 							  memory_order_relaxed)) {
-			gl_arrived(g, kind, v);
+			pair_arrived(&g->issued, kind, v);
 			return 0;
 		}
 	}
@@ -356,6 +374,8 @@ void shm_grouplock_state(const struct shm_grouplock *g,
 					       memory_order_acquire);
 	uint64_t issued = atomic_load_explicit(&g->issued, memory_order_acquire);
 
-	out->pending[SHM_GROUP_A] = (gl_count(issued, SHM_GROUP_A) - done_a) & SEQ_MASK;
-	out->pending[SHM_GROUP_B] = (gl_count(issued, SHM_GROUP_B) - done_b) & SEQ_MASK;
+	out->pending[SHM_GROUP_A] =
+		(pair_count(issued, SHM_GROUP_A) - done_a) & SEQ_MASK;
+	out->pending[SHM_GROUP_B] =
+		(pair_count(issued, SHM_GROUP_B) - done_b) & SEQ_MASK;
 }

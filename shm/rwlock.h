@@ -1,22 +1,26 @@
 /*
  * The passive-target locks of a window, in shared memory, between processes.
  *
- * struct shm_rwlock: a fair reader/writer lock (Mellor-Crummey and Scott's
- * ticket reader/writer lock).  Protocol.  `next` is the ticket dispenser;
- * every acquirer takes a ticket t with fetch_add, so tickets are the arrival
- * order.  `read_serving` counts, in steps of two per ticket, the tickets that
- * have passed the readers' gate: a reader passes it on entry (+2), a writer
- * in two halves, +1 once granted (the odd value tells that a writer holds)
- * and +1 on release.  `write_serving` counts the tickets that have left
- * (readers and writers, +1 each).  Reader t enters when read_serving == 2t
- * (every earlier writer has left, every earlier reader has entered) and adds
- * 2, which lets the next ticket in if it is a reader: consecutive readers
- * share.  Writer t enters when write_serving == t (every earlier ticket has
- * left).  Only ticket t moves read_serving away from 2t, and no later ticket
- * can leave before ticket t does, so a waiter's value cannot run past it.
- * Every change is an atomic read-modify-write; nothing is ever stored over a
- * concurrent acquirer's update.  Grants are first come first served: no
- * writer starvation, no reader starvation.
+ * struct shm_rwlock: a fair reader/writer lock in the style of Mellor-Crummey
+ * and Scott's fair ticket reader/writer lock.  Protocol.  `issued` is the
+ * ticket dispenser: it counts the readers (low half) and the writers (high
+ * half) that ever arrived, each half 31 bits plus a guard bit as in the group
+ * lock below.  An arrival adds one to its half with fetch_add and so learns
+ * how many of each kind came before it.  Two now-serving words count
+ * departures: `writers_done`, which readers wait on, counts two per writer
+ * (+1 once the writer has seen its grant, so an odd value means a writer
+ * holds, +1 when it leaves); `all_done`, which writers wait on, counts every
+ * departure, reader or writer.  A reader enters when every writer that came
+ * before it has left (writers_done == 2 * writers before it); a writer enters
+ * when everybody who came before it has left (all_done == readers + writers
+ * before it).  Nobody who comes after a waiter can leave before it has
+ * entered, so the counters never run past a waiter's value.  Grants follow
+ * arrival order between the kinds (no writer starvation, no reader
+ * starvation), readers in a row share, and a grant depends on departures
+ * only: a holder that sees its own grant changes nothing for anybody else, so
+ * a caller that waits its own way needs waking only after an unlock.  Every
+ * change is an atomic read-modify-write; nothing is ever stored over a
+ * concurrent update.
  *
  * struct shm_grouplock: group mutual exclusion of two kinds, A and B (MPI:
  * A = lock_all, B = an exclusive lock, taken besides the target's rwlock).
@@ -30,19 +34,20 @@
  * kind waits for this one, so neither kind overtakes the other and neither
  * starves; holders of one kind never wait for each other.
  *
- * Waiting (both locks).  A waiter spins `spins` rounds, then sleeps on the
- * futex of the word it waits for through struct shm_waitword (wait.h): an
- * unlocker changes the word with a seq_cst read-modify-write and makes a
- * futex_wake system call only when that word has sleepers.  Sleepers re-check
- * after every wake-up.  The begin/ready/wait split lets a caller wait its own
- * way (the MPI library keeps its progress engine running): begin takes the
- * ticket, ready polls it (and completes the grant when it says yes), wait
- * blocks.  A ticket cannot be given back: it must be waited for, then
- * unlocked.  The try forms take a ticket only when it is granted at once
- * (compare-and-swap on the dispenser), so a failed try leaves nothing behind.
+ * Waiting (both locks).  A waiter that is next in line spins up to `spins`
+ * rounds in all; otherwise, or once they are spent, it sleeps on the futex
+ * of the word it waits for through struct shm_waitword (wait.h): an unlocker
+ * changes the word with a seq_cst read-modify-write and makes a futex_wake
+ * system call only when that word has sleepers.  Sleepers re-check after
+ * every wake-up, spurious or not.  The begin/ready/wait split lets a caller
+ * wait its own way (the MPI library keeps its progress engine running):
+ * begin takes the ticket, ready polls it, wait blocks.  A ticket cannot be
+ * given back: it must be waited for, then unlocked.  The try forms take a
+ * ticket only when it is granted at once (compare-and-swap on the
+ * dispenser), so a failed try leaves nothing behind.
  *
- * Tickets are compared modulo 2^31 (the rwlock's dispenser runs modulo 2^32):
- * fewer than 2^30 acquirers may wait at once.
+ * Counters are compared modulo 2^31: fewer than 2^30 acquirers may wait at
+ * once.
  */
 #ifndef SHM_RWLOCK_H
 #define SHM_RWLOCK_H
@@ -53,21 +58,27 @@
 #include "wait.h"
 
 struct shm_rwlock {
-	shm_atomic_u32 next;			/* ticket dispenser */
-	struct shm_waitword read_serving;	/* readers wait on it: 2t */
-	struct shm_waitword write_serving;	/* writers wait on it: t */
-	char pad_[SHM_CACHE_LINE - sizeof(shm_atomic_u32) -
+	shm_atomic_u64 issued;			/* readers | writers << 32 */
+	struct shm_waitword writers_done;	/* readers wait on it */
+	struct shm_waitword all_done;		/* writers wait on it */
+	char pad_[SHM_CACHE_LINE - sizeof(shm_atomic_u64) -
 		  2 * sizeof(struct shm_waitword)];
 } __attribute__((aligned(SHM_CACHE_LINE)));
 
 _Static_assert(sizeof(struct shm_rwlock) == SHM_CACHE_LINE,
 	       "a window's per-target lock takes one cache line");
 
-/* What the watchdog sees of an rwlock. */
+/*
+ * What the watchdog sees of an rwlock.  Who holds it: the writer if
+ * `writer`; otherwise the readers that came before the first pending writer
+ * (all pending readers when no writer is pending); every other pending one
+ * waits.  A granted writer that has not yet seen its grant still counts as
+ * waiting; the counts cannot tell how many readers came before it.
+ */
 struct shm_rwlock_snapshot {
-	uint32_t readers;	/* holding it shared */
-	uint32_t writer;	/* 1 when held exclusively, else 0 */
-	uint32_t waiting;	/* tickets taken and not yet granted */
+	uint32_t readers;	/* readers holding or waiting */
+	uint32_t writers;	/* writers holding or waiting */
+	uint32_t writer;	/* 1 when a writer holds it, else 0 */
 };
 
 /* Lay out a free lock (all counters zero). */
@@ -87,8 +98,8 @@ int shm_rwlock_try_write(struct shm_rwlock *l);
  * Split forms.  begin takes a ticket (joins the queue) and returns it;
  * ready returns 1 once the ticket is granted, and then the caller holds the
  * lock (ready may be called again: it keeps returning 1 until the unlock);
- * wait blocks until ready.  Between begin and ready, a reader ticket keeps
- * later readers from entering, so poll it.
+ * wait blocks until ready.  A ticket becomes ready only through an unlock
+ * (or at once), never through another waiter's ready.
  */
 uint32_t shm_rwlock_read_begin(struct shm_rwlock *l);
 int shm_rwlock_read_ready(struct shm_rwlock *l, uint32_t ticket);
@@ -98,10 +109,9 @@ int shm_rwlock_write_ready(struct shm_rwlock *l, uint32_t ticket);
 void shm_rwlock_write_wait(struct shm_rwlock *l, uint32_t ticket, unsigned spins);
 
 /*
- * A snapshot for the watchdog, in three loads without locking: exact when
- * nobody is between two steps; otherwise it may count a reader or a waiter
- * too many, never too few, and never less than zero.  A granted ticket whose
- * owner has not yet seen the grant counts as waiting.
+ * A snapshot for the watchdog, without locking: the counters as they were
+ * at one instant (re-read until they hold still, a few times at most).  A
+ * writer between the two steps of its unlock shows as one reader too many.
  */
 void shm_rwlock_state(const struct shm_rwlock *l, struct shm_rwlock_snapshot *out);
 
@@ -111,7 +121,7 @@ enum shm_group_kind {
 };
 
 struct shm_grouplock {
-	shm_atomic_u64 issued;			/* A arrivals | B arrivals << 32 */
+	shm_atomic_u64 issued;			/* A | B << 32 arrivals */
 	struct shm_waitword done[2];		/* releases, by kind */
 	char pad_[SHM_CACHE_LINE - sizeof(shm_atomic_u64) -
 		  2 * sizeof(struct shm_waitword)];
