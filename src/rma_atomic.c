@@ -145,6 +145,9 @@ int rma_acc_prepare(struct rma_acc *a, const struct op *op, MPI_Datatype basic)
 
 	a->kernel = op_kernel(op, basic);
 	a->basic = basic;
+	/* the op must apply to the type (MPI_SUM on MPI_BYTE does not) */
+	if (!a->kernel)
+		return -EINVAL;
 	switch (k) {
 	case OP_NO_OP:
 		a->how = ACC_LOAD;
@@ -166,7 +169,7 @@ int rma_acc_prepare(struct rma_acc *a, const struct op *op, MPI_Datatype basic)
 		break;
 	}
 	a->how = ACC_KERNEL;
-	return a->kernel ? 0 : -EINVAL;
+	return 0;
 }
 
 void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
