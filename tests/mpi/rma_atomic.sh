@@ -1,0 +1,25 @@
+# Accumulate atomicity under contention at 2, 3 and 8 ranks
+# (tests/progs/rma_atomic.c): every fetched value accounted for
+# (Fetch_and_op, Get_accumulate, Compare_and_swap on int, long, double),
+# MAXLOC/MINLOC on pair types, mixed ops on one element form one history,
+# derived datatypes, MPI_SUM on MPI_CHAR, zero-count operations.
+. "$SHMPI_TOP/tests/lib.sh"
+
+# Each test on its own job, so one failure does not hide the others.
+tests="fetch_and_op accumulate compare_and_swap loc widths ordering types mixed derived char zero"
+bad=
+for mode in weak; do
+	for n in 2 3 8; do
+		for t in $tests; do
+			run_job "$TMP/out" "$TMP/err" -- -n $n --progress=$mode --timeout 40 \
+				"$PROGS/rma_atomic" $t
+			if [ "$rc" -ne 0 ] || [ "$(cat "$TMP/out")" != "ok $t" ]; then
+				echo "rma_atomic $t -n $n --progress=$mode: exit $rc"
+				sed 's/^/    /' "$TMP/out" "$TMP/err"
+				bad="$bad $t/$n/$mode"
+			fi
+		done
+	done
+done
+[ -z "$bad" ] || fail "rma_atomic:$bad"
+exit 0

@@ -1,0 +1,23 @@
+# Window flavours and queries at 2, 3 and 8 ranks (tests/progs/rma_win.c):
+# attributes, group, info keys, names, keyvals, shared_query, alignment,
+# each target's disp_unit, windows over the same memory, dynamic windows.
+. "$SHMPI_TOP/tests/lib.sh"
+
+# Each test on its own job, so one failure does not hide the others.
+tests="attributes group info names keyvals shared_query alignment disp_unit overlap dynamic"
+bad=
+for mode in weak; do
+	for n in 2 3 8; do
+		for t in $tests; do
+			run_job "$TMP/out" "$TMP/err" -- -n $n --progress=$mode --timeout 40 \
+				"$PROGS/rma_win" $t
+			if [ "$rc" -ne 0 ] || [ "$(cat "$TMP/out")" != "ok $t" ]; then
+				echo "rma_win $t -n $n --progress=$mode: exit $rc"
+				sed 's/^/    /' "$TMP/out" "$TMP/err"
+				bad="$bad $t/$n/$mode"
+			fi
+		done
+	done
+done
+[ -z "$bad" ] || fail "rma_win:$bad"
+exit 0
