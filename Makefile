@@ -160,3 +160,4 @@ clean:
 	rm -rf build build-san
 
 -include $(shell find $(OBJDIR) $(BUILD)/tests $(BUILD)/examples -name '*.d' 2>/dev/null)
+include tools/bench/bench.mk

@@ -31,7 +31,7 @@
 #include "wait.h"
 
 #define SHM_JOB_MAGIC 0x626f6a69706d6873ULL /* "shmpijob" */
-#define SHM_JOB_VERSION 3
+#define SHM_JOB_VERSION 4
 #define SHM_JOB_ID_LEN 16
 #define SHM_JOB_NAME_PREFIX "shmpi-"
 
@@ -45,18 +45,21 @@ enum shm_rank_phase {
 
 /*
  * What a rank publishes about itself for the launcher's watchdog: the MPI
- * call it is in (0: outside MPI), what it waits for, and since when.  The
- * rank writes these with relaxed stores; the watchdog only reads a snapshot
- * and never acts on one look alone.
+ * call it is in (0: outside MPI), what it waits for, and since when; what
+ * its progress engine still owes others.  The rank writes these with
+ * relaxed stores; the watchdog only reads a snapshot and never acts on one
+ * look alone.  The values are the protocol of shm/rankstate.h.
  */
 struct shm_rank_state {
-	shm_atomic_u32 call;		/* the library's call id, 0 outside MPI */
-	shm_atomic_u32 wait_kind;	/* the library's wait kind, 0 if none */
+	shm_atomic_u32 call;		/* enum call_id, 0 outside MPI */
+	shm_atomic_u32 wait_kind;	/* enum wait_kind, 0 if none */
 	shm_atomic_i32 peer;		/* rank waited for, or -1 */
 	shm_atomic_i32 tag;
 	shm_atomic_u32 ctx;		/* communicator (context id) or window */
 	shm_atomic_u32 last_call;	/* outside MPI: the call it left last */
 	shm_atomic_u64 since_ns;	/* CLOCK_MONOTONIC of the last change */
+	shm_atomic_u32 owes;		/* peers the engine has records queued for */
+	shm_atomic_u32 strong;		/* a progress thread runs the engine */
 };
 
 struct shm_rank_ctl {

@@ -30,6 +30,16 @@
  * handed to the application thread's next pass instead (the release touches
  * communicators and handles, which only the application thread changes).
  * Under weak progress there is no thread and the lock is skipped.
+ *
+ * Publishing (state.h, for shmrun's watchdog): after each pass the engine
+ * stores how many peers it owes records to, when that changed.  While the
+ * application thread waits on one request (the `arg` of progress_wait,
+ * compared as a pointer only), the engine says when that request comes to
+ * depend on the other side's engine: a receive whose rendezvous message is
+ * matched (CTS sent: only the sender's engine pushes the data) or a send
+ * that got its CTS (the receiver's engine drains the data).  The matched
+ * receives still waiting for data are kept on eng.receiving so that a wait
+ * that begins after the match is told as well.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -43,6 +53,7 @@
 #include "datatype.h"
 #include "progress.h"
 #include "runtime.h"
+#include "state.h"
 
 /* Control packets that found no room and wait for it, per peer. */
 struct ctl_pkt {
@@ -80,6 +91,7 @@ static struct {
 	int nactive;
 	int nsends;		/* sends not yet complete on the out queues */
 	struct req_list posted;
+	struct req_list receiving;	/* matched rendezvous receives, data to come */
 	struct unexp *unexp_head, *unexp_tail;
 	progress_handler_t handlers[PKT_NTYPES];
 	int strong;		/* a progress thread runs */
@@ -87,6 +99,8 @@ static struct {
 	pthread_t thread;
 	atomic_int stop;	/* tells the thread to end */
 	struct request *zombies;	/* released by the application thread */
+	const void *wait_arg;	/* what the application thread waits on, or NULL */
+	uint32_t owes_published;	/* the last eng.nactive stored in the state */
 } eng;
 
 static __thread int eng_in_thread;
@@ -165,12 +179,31 @@ static void peer_activate(int dst)
 	}
 }
 
+/* After a pass: to how many peers the engine owes records (eng.active may
+ * still list peers it owes nothing until push_all() compacts it), stored
+ * only when that changed. */
+static void owes_publish(void)
+{
+	uint32_t owes = 0;
+
+	for (int i = 0; i < eng.nactive; i++) {
+		const struct peer_out *o = &eng.out[eng.active[i]];
+
+		owes += o->ctl_head || o->queued.head || o->data.head;
+	}
+	if (eng.owes_published != owes) {
+		eng.owes_published = owes;
+		state_owes(owes);
+	}
+}
+
 /* ---- set-up ------------------------------------------------------------ */
 
 int progress_init(void)
 {
 	uint64_t cap = rt.job->chan_cap;
 	uint32_t max_record = (uint32_t)(cap / 2 - 8);
+	int rc;
 
 	eng.n = rt.size;
 	eng.me = rt.rank;
@@ -186,7 +219,9 @@ int progress_init(void)
 	if (eng.chunk > max_record - sizeof(struct pkt))
 		eng.chunk = max_record - (uint32_t)sizeof(struct pkt);
 	eng.eager_max = eng.chunk < 8192 ? eng.chunk : 8192;
-	return rt.progress_strong ? progress_thread_start() : 0;
+	rc = rt.progress_strong ? progress_thread_start() : 0;
+	state_strong(eng.strong);
+	return rc;
 }
 
 void progress_fini(void)
@@ -429,6 +464,7 @@ void progress_send_start(struct request *r)
 	/* the header (and small data) leaves now unless others are ahead */
 	if (o->queued.head == r && !o->ctl_head && !o->blocked)
 		push_peer(r->peer_world);
+	owes_publish();
 	progress_unlock();
 }
 
@@ -496,6 +532,9 @@ static void recv_rts(struct request *r, int src, const struct pkt *pkt)
 	};
 
 	recv_bind(r, src, pkt);
+	list_append(&eng.receiving, r);
+	if ((const void *)r == eng.wait_arg)
+		state_wait_refine(WAIT_RECV_DATA, src);
 	send_ctl(src, &cts);
 }
 
@@ -551,6 +590,7 @@ void progress_recv_post(struct request *r)
 {
 	progress_lock();
 	recv_post_locked(r);
+	owes_publish();
 	progress_unlock();
 }
 
@@ -618,6 +658,8 @@ static void handle_packet(int src, const struct pkt *pkt, const void *payload,
 		r->stage = SEND_DATA;
 		list_append(&eng.out[src].data, r);
 		peer_activate(src);
+		if ((const void *)r == eng.wait_arg)
+			state_wait_refine(WAIT_SEND_DATA, src);
 		break;
 	case PKT_DATA:
 		r = (struct request *)(uintptr_t)pkt->cookie;
@@ -629,8 +671,10 @@ static void handle_packet(int src, const struct pkt *pkt, const void *payload,
 				  n < keep ? n : keep);
 		}
 		r->done += n;
-		if (r->done == r->msg_bytes)
+		if (r->done == r->msg_bytes) {
+			list_remove(&eng.receiving, r);
 			req_complete(r);
+		}
 		break;
 	case PKT_ACK:
 		r = (struct request *)(uintptr_t)pkt->cookie;
@@ -678,6 +722,7 @@ static int poll_locked(void)
 		moved += push_all();
 	if (moved)
 		atomic_fetch_add_explicit(&rt.self->progress, 1, memory_order_relaxed);
+	owes_publish();
 	return moved;
 }
 
@@ -726,11 +771,32 @@ static int progress_ready(void *wait)
 	return ready;
 }
 
+/* The application thread begins to wait on arg: if it is a request whose
+ * data already depends on the other side's engine, say so (see the top). */
+static void wait_begin(const void *arg)
+{
+	eng.wait_arg = arg;
+	for (struct request *r = eng.receiving.head; r; r = r->next)
+		if ((const void *)r == arg) {
+			state_wait_refine(WAIT_RECV_DATA, r->src_world);
+			return;
+		}
+	for (int i = 0; i < eng.nactive; i++)
+		for (struct request *r = eng.out[eng.active[i]].data.head; r; r = r->next)
+			if ((const void *)r == arg) {
+				state_wait_refine(WAIT_SEND_DATA, eng.active[i]);
+				return;
+			}
+}
+
 void progress_wait(int (*done)(void *), void *arg)
 {
 	struct wait_for w = { done, arg };
 	unsigned idle = 0;
 
+	progress_lock();
+	wait_begin(arg);
+	progress_unlock();
 	for (;;) {
 		int finished;
 
@@ -738,6 +804,8 @@ void progress_wait(int (*done)(void *), void *arg)
 			idle = 0;
 		progress_lock();
 		finished = done(arg);
+		if (finished)
+			eng.wait_arg = NULL;
 		progress_unlock();
 		if (finished)
 			return;

@@ -1,18 +1,22 @@
 # The seeds' scenarios under weak and strong progress, each with its
 # expected outcome, several times: the completing ones must complete every
-# time, the deadlocking ones must deadlock every time (ended by --timeout,
-# exit status 124), never hang.
+# time, the deadlocking ones must deadlock every time and the stalling one
+# stall every time, each ended by shmrun's watchdog (exit status 123, with
+# its verdict) after --deadlock-timeout 1; --timeout only bounds a hang.
 . "$SHMPI_TOP/tests/lib.sh"
 EX="$SHMPI_BUILD/examples"
 
-# expect_outcome WHAT WANT(ok|deadlock) shmrun-args...
+# expect_outcome WHAT WANT(ok|deadlock|stall) shmrun-args...
 expect_outcome() {
 	what=$1 want=$2
 	shift 2
-	run_job "$TMP/out" "$TMP/err" -- "$@"
+	run_job "$TMP/out" "$TMP/err" -- --deadlock-timeout 1 "$@"
 	case $want in
 	ok) [ "$rc" -eq 0 ] || fail "$what: exit $rc, want completion: $(cat "$TMP/err")" ;;
-	deadlock) [ "$rc" -eq 124 ] || fail "$what: exit $rc, want a deadlock ended by --timeout" ;;
+	deadlock|stall)
+		verdict=$([ $want = stall ] && echo "weak-progress stall" || echo deadlock)
+		[ "$rc" -eq 123 ] && grep -q "^shmrun: $verdict: " "$TMP/err" ||
+			fail "$what: exit $rc, want the watchdog's $verdict: $(cat "$TMP/err")" ;;
 	esac
 }
 
@@ -23,11 +27,11 @@ for mode in weak strong; do
 				-n 2 --progress=$mode --timeout 60 "$EX/pscw_exchange" post-start $bytes
 		done
 		expect_outcome "post and start swapped, $mode" deadlock \
-			-n 2 --progress=$mode --timeout 1 "$EX/pscw_exchange" start-post 8
+			-n 2 --progress=$mode --timeout 30 "$EX/pscw_exchange" start-post 8
 		expect_outcome "complete and wait swapped, $mode" deadlock \
-			-n 2 --progress=$mode --timeout 1 "$EX/pscw_exchange" wait-complete 8
+			-n 2 --progress=$mode --timeout 30 "$EX/pscw_exchange" wait-complete 8
 		expect_outcome "figure 33, $mode" deadlock \
-			-n 2 --progress=$mode --timeout 1 "$EX/pscw_send_recv" deadlock 8
+			-n 2 --progress=$mode --timeout 30 "$EX/pscw_send_recv" deadlock 8
 		expect_outcome "figure 34 with a large put, $mode" ok \
 			-n 2 --progress=$mode --timeout 60 "$EX/pscw_send_recv" ok 16777216
 		expect_outcome "MPI_Win_test drives progress, $mode" ok \
@@ -35,10 +39,11 @@ for mode in weak strong; do
 	done
 done
 
-# AckInRank0: deadlock under weak, completion under strong, every time
+# AckInRank0: a weak-progress stall under weak, completion under strong,
+# every time
 for i in 1 2 3; do
-	expect_outcome "AckInRank0, weak" deadlock \
-		-n 2 --progress=weak --timeout 1 "$EX/ack_in_rank0" 64 0.1
+	expect_outcome "AckInRank0, weak" stall \
+		-n 2 --progress=weak --timeout 30 "$EX/ack_in_rank0" 64 0.1
 	expect_match "AckInRank0 weak output" "$(cat "$TMP/out")" "polling AckInRank0"
 	grep -q "stored 222" "$TMP/out" && fail "AckInRank0 under weak progress got through"
 	expect_outcome "AckInRank0, strong" ok \

@@ -5,8 +5,8 @@
 
 [ "$(id -u)" -eq 0 ] || skip "needs root to run a probe as nobody"
 command -v setpriv >/dev/null || skip "needs setpriv"
-"$SHMRUN" -n 2 "$PROGS/fault" exit nowhere >/dev/null 2>&1 &
-# a job that holds still: rank 1 sleeps before it dies
+# a job that holds still while it is probed, then is told to end
+"$SHMRUN" -n 2 "$PROGS/fault" hold 20 >/dev/null 2>&1 &
 pid=$!
 i=0
 while [ -z "$(shm_objects)" ] && [ $i -lt 100 ]; do
@@ -27,6 +27,7 @@ for o in $objs; do
 		fail "nobody could write /dev/shm/$o"
 	fi
 done
+kill -TERM $pid
 wait $pid
 expect_no_shm_left "the probed job"
 exit 0

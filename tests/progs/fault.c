@@ -8,6 +8,8 @@
  *          fence (the others wait in MPI_Win_fence), epoch (inside a PSCW
  *          access epoch rank 0 waits to end), recv (the others wait in
  *          MPI_Recv for it)
+ *   fault hold S: nobody dies; every rank holds still for S seconds (for
+ *          probes from outside the job)
  * The job must end within seconds, whatever the others block in.
  */
 #include <signal.h>
@@ -44,6 +46,11 @@ int main(int argc, char **argv)
 	MPI_Comm_group(MPI_COMM_WORLD, &world);
 	MPI_Group_incl(world, 1, &peer, &one);
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	if (!strcmp(how, "hold")) {
+		tu_sleep_ms(atoi(where) * 1000);
+		MPI_Finalize();
+		return 0;
+	}
 	if (!strcmp(where, "lock")) {
 		if (tu_rank == 1) {
 			CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));

@@ -9,7 +9,8 @@
  *   - a rank aborts: the header's abort_rank is set (MPI_Abort or a fatal
  *     MPI error), seen when any rank exits, or the rank's phase says so;
  *   - shmrun gets INT, TERM, HUP or QUIT (forwarded to the ranks as is);
- *   - --timeout expires.
+ *   - --timeout expires;
+ *   - the watchdog (watch.c) finds the job deadlocked or stalled for good.
  * That first event decides the exit status; the others get SIGTERM (or the
  * forwarded signal), and SIGKILL when the grace period is over (the loop
  * arms a timer for kill_at) or at once on a second signal.  A rank that
@@ -194,7 +195,16 @@ void run_fate_timeout(struct run_job *job)
 		return;
 	fate_live_list(job, live, sizeof(live));
 	run_msg("timeout after %g s; still running: %s", job->opts->timeout_s, live);
+	if (job->opts->report_on_timeout)
+		run_watch_report(job);
 	fate_stop(job, RUN_END_TIMEOUT, SIGTERM);
+}
+
+void run_fate_watchdog(struct run_job *job)
+{
+	if (job->end != RUN_END_NONE || job->nlive == 0)
+		return;
+	fate_stop(job, RUN_END_WATCHDOG, SIGTERM);
 }
 
 void run_fate_grace(struct run_job *job)
@@ -250,6 +260,8 @@ int run_fate_exit_code(struct run_job *job)
 		return RUN_EXIT_SIGNAL + job->signo;
 	case RUN_END_TIMEOUT:
 		return RUN_EXIT_TIMEOUT;
+	case RUN_END_WATCHDOG:
+		return RUN_EXIT_WATCHDOG;
 	case RUN_END_ERROR:
 		break;
 	}

@@ -9,9 +9,9 @@
  *   - one poll of the signalfd (shmrun blocks the signals it handles), which
  *     is then read without blocking: a signalfd read only ever reads the
  *     reading task's signals, so it must not go to an io_uring worker;
- *   - the RUN_TICK_MS tick (partial lines, stuck pipes), the --timeout timer
- *     and, once fate.c plans a SIGKILL, the grace timer (both absolute, on
- *     CLOCK_MONOTONIC);
+ *   - the RUN_TICK_MS tick (partial lines, stuck pipes, the watchdog), the
+ *     --timeout timer and, once fate.c plans a SIGKILL, the grace timer
+ *     (both absolute, on CLOCK_MONOTONIC);
  *   - the stdin relay (a terminal, see spawn.c): a poll of shmrun's stdin,
  *     a plain read, then writes to the pipe until all is written.
  * The loop ends once every rank is reaped and every pipe closed.  A pipe that
@@ -241,6 +241,7 @@ static void loop_tick(struct run_loop *l, struct run_job *job)
 	if (job->nlive == 0 && job->nopen > 0 && !l->reads_stopped &&
 	    now - l->last_data >= RUN_DRAIN_IDLE_MS * RUN_NS_PER_MS)
 		loop_stop_reads(l, job);
+	run_watch_tick(job, now);
 	loop_timer(l, EV_TICK, &l->tick_ts, RUN_TICK_MS * RUN_NS_PER_MS, 0);
 }
 
@@ -400,6 +401,9 @@ int run_loop_run(struct run_loop *l, struct run_job *job)
 	int rc;
 
 	l->last_data = run_now();
+	rc = run_watch_start(job);
+	if (rc < 0)
+		return rc;
 	loop_poll(l, l->sigfd, LOOP_DATA(EV_SIGNAL, 0));
 	loop_timer(l, EV_TICK, &l->tick_ts, RUN_TICK_MS * RUN_NS_PER_MS, 0);
 	if (job->opts->timeout_s > 0)
@@ -433,6 +437,7 @@ int run_loop_run(struct run_loop *l, struct run_job *job)
 			loop_handle(l, job, data, res);
 		}
 	}
+	run_watch_stop(job);
 	return l->err;
 }
 

@@ -26,6 +26,7 @@ enum opt_type {
 	OPT_FLAG,	/* bool: set, takes no value */
 	OPT_ENV,	/* appended to the -x list; repeatable */
 	OPT_PROGRESS,	/* weak|strong: SHMPI_PROGRESS for the ranks */
+	OPT_STALL,	/* auto|report|kill: enum run_stall_action */
 };
 
 struct opt {
@@ -57,6 +58,20 @@ static const struct opt opts_table[] = {
 	{ "kill-grace", NULL, OPT_SECONDS, "S", "3", OFF(grace_s),
 	  "seconds between stopping the ranks (the forwarded\n"
 	  "signal or SIGTERM) and SIGKILL" },
+	{ "deadlock-timeout", NULL, OPT_SECONDS, "S", "3", OFF(deadlock_s),
+	  "the watchdog: when every rank is blocked in MPI and\n"
+	  "nothing moved for S seconds, report who waits for\n"
+	  "whom and end the job (status 123); report a rank\n"
+	  "blocked for S seconds on work that only the engine\n"
+	  "of a rank outside MPI can do (a weak-progress\n"
+	  "stall); 0: no watchdog" },
+	{ "stall-action", NULL, OPT_STALL, "ACTION", "auto", OFF(stall_action),
+	  "after reporting a weak-progress stall: report (go\n"
+	  "on), kill (end the job, status 123), or auto: kill\n"
+	  "when every rank is blocked or stalled, else report" },
+	{ "report-on-timeout", NULL, OPT_FLAG, NULL, "off", OFF(report_on_timeout),
+	  "when --timeout expires, print what each rank is\n"
+	  "doing and who waits for whom before stopping them" },
 	{ "verbose", "v", OPT_FLAG, NULL, "off", OFF(verbose),
 	  "say what shmrun does (job id, oversubscription)\n"
 	  "on stderr" },
@@ -150,6 +165,23 @@ static int parse_progress(const char *s, struct run_opts *o)
 	return 0;
 }
 
+static int parse_stall(const char *s, enum run_stall_action *out)
+{
+	static const char *const names[] = {
+		[RUN_STALL_AUTO] = "auto",
+		[RUN_STALL_REPORT] = "report",
+		[RUN_STALL_KILL] = "kill",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*out = (enum run_stall_action)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 /* Store value (NULL for a flag) into the option's field. */
 static int opt_set(const struct opt *opt, const char *value, struct run_opts *o)
 {
@@ -174,6 +206,9 @@ static int opt_set(const struct opt *opt, const char *value, struct run_opts *o)
 	case OPT_PROGRESS:
 		rc = parse_progress(value, o);
 		break;
+	case OPT_STALL:
+		rc = parse_stall(value, (enum run_stall_action *)field);
+		break;
 	}
 	return rc;
 }
@@ -191,6 +226,8 @@ static const char *opt_value_error(const struct opt *opt, int rc)
 		return "%s: '%s' is not VAR or VAR=VALUE";
 	case OPT_PROGRESS:
 		return "%s: '%s' is neither weak nor strong";
+	case OPT_STALL:
+		return "%s: '%s' is not auto, report or kill";
 	case OPT_FLAG:
 		break;
 	}
@@ -370,12 +407,20 @@ void run_opts_help(void)
 	       "QUIT) is forwarded to the ranks, which get SIGKILL after the grace\n"
 	       "period; a second signal kills them at once.  When a rank fails, the\n"
 	       "others get SIGTERM, then SIGKILL after the grace period.\n"
+	       "The watchdog (--deadlock-timeout) reads what each rank publishes: the MPI\n"
+	       "call it is blocked in and what it waits for, or since when it is outside\n"
+	       "MPI.  A rank outside MPI that nobody waits for is computing and is left\n"
+	       "alone, and so is one that others wait for only in a barrier or another\n"
+	       "shared-memory wait.  Its report goes to stderr: a line per rank, the\n"
+	       "wait-for cycle or chain, the verdict and a hint.\n"
 	       "\nexit status:\n"
 	       "  0       every rank exited with 0\n"
 	       "  N       the exit status of the first rank that failed (1 if it left\n"
 	       "          between MPI_Init and MPI_Finalize; the rank's status if it\n"
 	       "          called MPI_Abort)\n"
 	       "  128+S   the first rank that failed, or shmrun, was killed by signal S\n"
+	       "  123     the watchdog ended the job: a deadlock, or a weak-progress stall\n"
+	       "          that nothing else could end\n"
 	       "  124     --timeout expired\n"
 	       "  125     bad usage, or shmrun's own error\n"
 	       "  126     the program is not executable\n"

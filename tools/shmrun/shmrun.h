@@ -7,7 +7,8 @@
  * runs the loop until every rank is reaped and every output pipe drained.
  * The loop hands the ranks' output to output.c and their exits, shmrun's
  * signals and the timers to fate.c, which decides how the job ends and what
- * shmrun exits with.  Everything is
+ * shmrun exits with; on every tick watch.c reads what the ranks publish and
+ * tells fate.c when the job is deadlocked or stalled.  Everything is
  * single-threaded: the loop is the only place that waits.
  */
 #ifndef RUN_SHMRUN_H
@@ -23,6 +24,7 @@
 #include "../../shm/seg.h"
 
 /* What shmrun exits with, besides a rank's own status. */
+#define RUN_EXIT_WATCHDOG	123	/* a deadlock, or a stall nothing can end */
 #define RUN_EXIT_TIMEOUT	124	/* --timeout expired */
 #define RUN_EXIT_USAGE		125	/* bad usage or shmrun's own error */
 #define RUN_EXIT_NOEXEC		126	/* the program is not executable */
@@ -48,10 +50,20 @@ static inline uint64_t run_now(void)
 
 /* ---- options.c ---- */
 
+/* --stall-action */
+enum run_stall_action {
+	RUN_STALL_AUTO,		/* kill when nothing else can move, else report */
+	RUN_STALL_REPORT,
+	RUN_STALL_KILL,
+};
+
 struct run_opts {
 	long nranks;		/* 0 until -n is given */
 	double timeout_s;	/* 0: none */
 	double grace_s;
+	double deadlock_s;	/* the watchdog's timeout; 0: no watchdog */
+	enum run_stall_action stall_action;
+	bool report_on_timeout;
 	bool tag_output;
 	bool verbose;
 	bool cleanup;
@@ -107,6 +119,7 @@ enum run_end {
 	RUN_END_ABORTED,	/* a rank called MPI_Abort */
 	RUN_END_SIGNAL,		/* shmrun got a signal */
 	RUN_END_TIMEOUT,	/* --timeout expired */
+	RUN_END_WATCHDOG,	/* the watchdog found a deadlock or a stall */
 	RUN_END_ERROR,		/* shmrun's own error */
 };
 
@@ -132,6 +145,7 @@ struct run_job {
 	int nopen;		/* output pipes not closed */
 	int relay_fd;		/* write end of rank 0's stdin, or -1 */
 	uint64_t start;
+	struct run_watch *watch;	/* watch.c; while the loop runs */
 	/* fate.c */
 	enum run_end end;
 	int exit_code;		/* with RUN_END_FAILED */
@@ -154,6 +168,8 @@ void run_fate_reaped(struct run_job *job, int r);
 void run_fate_drained(struct run_job *job, int r);
 void run_fate_signal(struct run_job *job, int signo);
 void run_fate_timeout(struct run_job *job);
+/* The watchdog's verdict, already reported: end the job. */
+void run_fate_watchdog(struct run_job *job);
 /* The grace period after SIGTERM is over. */
 void run_fate_grace(struct run_job *job);
 /* shmrun cannot go on: kill and reap every rank now, without the loop. */
@@ -182,6 +198,17 @@ void run_spawn_save_entry(void);
 int run_prog_resolve(const char *prog, char **path);
 /* Fork and exec every rank; on error job->nspawned ranks are running. */
 int run_spawn_all(struct run_job *job, const char *path);
+
+/* ---- watch.c ---- */
+
+/* The watchdog's memory of the ranks, for job->watch (-ENOMEM). */
+int run_watch_start(struct run_job *job);
+void run_watch_stop(struct run_job *job);
+/* A tick of the loop: look at the ranks, report and end the job when
+ * they are deadlocked or stalled. */
+void run_watch_tick(struct run_job *job, uint64_t now);
+/* --report-on-timeout: print what every rank is doing. */
+void run_watch_report(struct run_job *job);
 
 /* ---- loop.c ---- */
 

@@ -1,0 +1,196 @@
+/*
+ * The rank-state protocol: what the values a rank publishes in its control
+ * block (struct shm_rank_state, shm/job.h) mean, shared by the library,
+ * which writes them (src/state.h, src/progress.c), and by shmrun's
+ * watchdog, which reads them (tools/shmrun/watch.c).  The names below are
+ * the labels of that protocol, nothing more: this header knows no MPI.  The
+ * enumerators keep the library's names (CALL_*, WAIT_*), which its call
+ * sites use; the version of the control segment covers their values.
+ *
+ * Who writes what, all with relaxed stores to the rank's own cache line:
+ *   - around every blocking wait (state_block, state_unblock): call, then
+ *     wait_kind, peer, tag, ctx and since_ns; on leaving, call = CALL_NONE,
+ *     last_call and since_ns.  Non-blocking calls publish nothing;
+ *   - the progress engine, while the rank waits on one request: wait_kind
+ *     and peer again when that request's data comes to depend on another
+ *     rank's engine (WAIT_RECV_DATA, WAIT_SEND_DATA);
+ *   - the progress engine after each pass: owes, the number of peers it has
+ *     records queued for (control packets, headers, data chunks) that only
+ *     its own next pass can push;
+ *   - once at MPI_Init: strong, nonzero when a progress thread runs the
+ *     rank's engine (strong progress).
+ * The watchdog only reads snapshots and never acts on one look alone.
+ *
+ * peer is a rank of the job, or -1 (any rank, or a group of ranks).  tag
+ * is the message tag (negative: any tag), the number of requests for
+ * WAIT_REQUESTS, the lock kind (enum shm_rank_lock) for WAIT_WIN_LOCK, and
+ * 0 otherwise.  ctx is the context id of the communicator, or of the
+ * window's communicator for the WAIT_WIN_* kinds.
+ */
+#ifndef SHM_RANKSTATE_H
+#define SHM_RANKSTATE_H
+
+#include <stdint.h>
+
+/* What a blocked call waits for. */
+enum wait_kind {
+	WAIT_NONE = 0,
+	WAIT_RECV,		/* a message: peer, tag, communicator */
+	WAIT_RECV_DATA,		/* the rest of a matched message, which only the
+				 * sender's (peer's) engine can push */
+	WAIT_SEND,		/* a send to complete: peer, tag, communicator */
+	WAIT_SEND_DATA,		/* room to push the rest of a matched message,
+				 * which only the receiver's engine makes */
+	WAIT_REQUESTS,		/* some of several requests (tag: how many) */
+	WAIT_PROBE,		/* a message to arrive for a probe */
+	WAIT_BSEND_DRAIN,	/* buffered messages to leave (detach, finalize) */
+	WAIT_BARRIER,		/* everybody of a communicator */
+	WAIT_COLL_DATA,		/* a member's contribution to a collective */
+	WAIT_COLL_ACK,		/* members to read this rank's contribution */
+	WAIT_WIN_POST,		/* MPI_Win_start: a target's post */
+	WAIT_WIN_COMPLETE,	/* MPI_Win_wait: the origins' completes */
+	WAIT_WIN_LOCK,		/* a passive-target lock on a target */
+	WAIT_KIND_COUNT
+};
+
+/* The blocking calls, by id (0 means outside MPI). */
+enum call_id {
+	CALL_NONE = 0,
+	CALL_SEND, CALL_SSEND, CALL_RSEND, CALL_BSEND, CALL_RECV,
+	CALL_SENDRECV, CALL_SENDRECV_REPLACE, CALL_PROBE,
+	CALL_WAIT, CALL_WAITALL, CALL_WAITANY, CALL_WAITSOME,
+	CALL_BUFFER_DETACH, CALL_FINALIZE, CALL_BARRIER,
+	CALL_BCAST, CALL_REDUCE, CALL_ALLREDUCE, CALL_GATHER, CALL_GATHERV,
+	CALL_SCATTER, CALL_SCATTERV, CALL_ALLGATHER, CALL_ALLGATHERV,
+	CALL_ALLTOALL, CALL_ALLTOALLV, CALL_REDUCE_SCATTER_BLOCK,
+	CALL_REDUCE_SCATTER, CALL_SCAN, CALL_EXSCAN, CALL_COMM_CREATE,
+	CALL_WIN_CREATE, CALL_WIN_FREE, CALL_WIN_FENCE, CALL_WIN_START,
+	CALL_WIN_COMPLETE, CALL_WIN_WAIT, CALL_WIN_LOCK, CALL_WIN_LOCK_ALL,
+	CALL_WIN_UNLOCK,
+	CALL_COUNT
+};
+
+/* The tag of a WAIT_WIN_LOCK wait: which lock (src/rma_passive.c). */
+enum shm_rank_lock {
+	SHM_RANK_LOCK_SHARED = 0,
+	SHM_RANK_LOCK_EXCLUSIVE,
+	SHM_RANK_LOCK_ALL,		/* the window's group lock, lock_all side */
+	SHM_RANK_LOCK_EXCLUSIVE_GROUP,	/* the group lock, exclusive side */
+	SHM_RANK_LOCK_COUNT
+};
+
+/* "MPI_Recv": the call's name. */
+static inline const char *shm_rank_call_name(uint32_t call)
+{
+	static const char *const names[] = {
+		[CALL_NONE] = "no call",
+		[CALL_SEND] = "MPI_Send",
+		[CALL_SSEND] = "MPI_Ssend",
+		[CALL_RSEND] = "MPI_Rsend",
+		[CALL_BSEND] = "MPI_Bsend",
+		[CALL_RECV] = "MPI_Recv",
+		[CALL_SENDRECV] = "MPI_Sendrecv",
+		[CALL_SENDRECV_REPLACE] = "MPI_Sendrecv_replace",
+		[CALL_PROBE] = "MPI_Probe",
+		[CALL_WAIT] = "MPI_Wait",
+		[CALL_WAITALL] = "MPI_Waitall",
+		[CALL_WAITANY] = "MPI_Waitany",
+		[CALL_WAITSOME] = "MPI_Waitsome",
+		[CALL_BUFFER_DETACH] = "MPI_Buffer_detach",
+		[CALL_FINALIZE] = "MPI_Finalize",
+		[CALL_BARRIER] = "MPI_Barrier",
+		[CALL_BCAST] = "MPI_Bcast",
+		[CALL_REDUCE] = "MPI_Reduce",
+		[CALL_ALLREDUCE] = "MPI_Allreduce",
+		[CALL_GATHER] = "MPI_Gather",
+		[CALL_GATHERV] = "MPI_Gatherv",
+		[CALL_SCATTER] = "MPI_Scatter",
+		[CALL_SCATTERV] = "MPI_Scatterv",
+		[CALL_ALLGATHER] = "MPI_Allgather",
+		[CALL_ALLGATHERV] = "MPI_Allgatherv",
+		[CALL_ALLTOALL] = "MPI_Alltoall",
+		[CALL_ALLTOALLV] = "MPI_Alltoallv",
+		[CALL_REDUCE_SCATTER_BLOCK] = "MPI_Reduce_scatter_block",
+		[CALL_REDUCE_SCATTER] = "MPI_Reduce_scatter",
+		[CALL_SCAN] = "MPI_Scan",
+		[CALL_EXSCAN] = "MPI_Exscan",
+		[CALL_COMM_CREATE] = "MPI_Comm_create/dup/split",
+		[CALL_WIN_CREATE] = "MPI_Win_create/allocate",
+		[CALL_WIN_FREE] = "MPI_Win_free",
+		[CALL_WIN_FENCE] = "MPI_Win_fence",
+		[CALL_WIN_START] = "MPI_Win_start",
+		[CALL_WIN_COMPLETE] = "MPI_Win_complete",
+		[CALL_WIN_WAIT] = "MPI_Win_wait",
+		[CALL_WIN_LOCK] = "MPI_Win_lock",
+		[CALL_WIN_LOCK_ALL] = "MPI_Win_lock_all",
+		[CALL_WIN_UNLOCK] = "MPI_Win_unlock",
+	};
+
+	_Static_assert(sizeof(names) / sizeof(names[0]) == CALL_COUNT,
+		       "a name for every call");
+	return call < CALL_COUNT ? names[call] : "an unknown call";
+}
+
+/*
+ * What a wait kind waits for, and the word that joins it to the peer:
+ * "a message" "from" rank 1, "the MPI_Win_post" "of" rank 1.  The word is NULL for
+ * kinds whose peer is not one rank.
+ */
+static inline const char *shm_rank_wait_what(uint32_t kind)
+{
+	static const char *const what[] = {
+		[WAIT_NONE] = "nothing",
+		[WAIT_RECV] = "a message",
+		[WAIT_RECV_DATA] = "the rest of a matched message",
+		[WAIT_SEND] = "a send to complete",
+		[WAIT_SEND_DATA] = "room to send the rest of a matched message",
+		[WAIT_REQUESTS] = "requests to complete",	/* tag: how many */
+		[WAIT_PROBE] = "a message to probe",
+		[WAIT_BSEND_DRAIN] = "its buffered messages to leave",
+		[WAIT_BARRIER] = "the other members at a barrier",
+		[WAIT_COLL_DATA] = "the contribution",
+		[WAIT_COLL_ACK] = "its contribution to be read",
+		[WAIT_WIN_POST] = "the MPI_Win_post",
+		[WAIT_WIN_COMPLETE] = "the MPI_Win_complete",
+		[WAIT_WIN_LOCK] = "a lock",
+	};
+
+	_Static_assert(sizeof(what) / sizeof(what[0]) == WAIT_KIND_COUNT,
+		       "a label for every wait kind");
+	return kind < WAIT_KIND_COUNT ? what[kind] : "something unknown";
+}
+
+static inline const char *shm_rank_wait_prep(uint32_t kind)
+{
+	static const char *const prep[WAIT_KIND_COUNT] = {
+		[WAIT_RECV] = "from",
+		[WAIT_RECV_DATA] = "from",
+		[WAIT_SEND] = "to",
+		[WAIT_SEND_DATA] = "to",
+		[WAIT_PROBE] = "from",
+		[WAIT_BSEND_DRAIN] = "for",
+		[WAIT_COLL_DATA] = "of",
+		[WAIT_WIN_POST] = "of",
+		[WAIT_WIN_COMPLETE] = "of",
+		[WAIT_WIN_LOCK] = "on",
+	};
+
+	return kind < WAIT_KIND_COUNT ? prep[kind] : NULL;
+}
+
+/* "an exclusive lock": a WAIT_WIN_LOCK wait's tag. */
+static inline const char *shm_rank_lock_name(int32_t lock)
+{
+	static const char *const names[] = {
+		[SHM_RANK_LOCK_SHARED] = "a shared lock",
+		[SHM_RANK_LOCK_EXCLUSIVE] = "an exclusive lock",
+		[SHM_RANK_LOCK_ALL] = "the lock of MPI_Win_lock_all",
+		[SHM_RANK_LOCK_EXCLUSIVE_GROUP] = "an exclusive lock",
+	};
+
+	_Static_assert(sizeof(names) / sizeof(names[0]) == SHM_RANK_LOCK_COUNT,
+		       "a name for every lock kind");
+	return lock >= 0 && lock < SHM_RANK_LOCK_COUNT ? names[lock] : "a lock";
+}
+
+#endif

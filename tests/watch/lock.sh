@@ -1,0 +1,22 @@
+# A lock deadlock: each rank holds an exclusive lock on its own portion of a
+# window and waits in MPI_Win_lock for the next rank's.  The report shows
+# the cycle of locks; without the cycle the same program completes.
+. "$SHMPI_TOP/tests/lib.sh"
+. "$SHMPI_TOP/tests/watch/common"
+
+watch_job "lock cycle of 2" 123 -n 2 "$PROGS/watch_lock" deadlock
+has_line "rank 0" '^shmrun: rank 0: in MPI_Win_lock for [0-9.]+ s, waiting for an exclusive lock on rank 1 \(window of context [0-9]+\)$'
+has_line "rank 1" '^shmrun: rank 1: in MPI_Win_lock for [0-9.]+ s, waiting for an exclusive lock on rank 0 \(window of context [0-9]+\)$'
+has_line "cycle" '^shmrun: wait-for cycle: rank 0 waits in MPI_Win_lock for an exclusive lock on rank 1; rank 1 waits in MPI_Win_lock for an exclusive lock on rank 0 \(a cycle\)$'
+has_line "verdict" '^shmrun: deadlock: every rank still running is blocked in MPI'
+
+watch_job "lock cycle of 3" 123 -n 3 --progress=strong "$PROGS/watch_lock" deadlock
+has_line "cycle" '^shmrun: wait-for cycle: rank 0 waits in MPI_Win_lock for an exclusive lock on rank 1; rank 1 waits in MPI_Win_lock for an exclusive lock on rank 2; rank 2 waits in MPI_Win_lock for an exclusive lock on rank 0 \(a cycle\)$'
+has_line "verdict" '^shmrun: deadlock: '
+
+for n in 2 3; do
+	watch_job "locks in turn, $n ranks" 0 -n $n "$PROGS/watch_lock" ok
+	expect_eq "locks in turn: stderr" "$err" ""
+	expect_match "locks in turn" "$(cat "$TMP/out")" "^done$"
+done
+exit 0

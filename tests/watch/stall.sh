@@ -1,0 +1,48 @@
+# A weak-progress stall: AckInRank0 under weak progress.  Rank 1 waits in
+# MPI_Recv for data that only rank 0's engine can push, rank 0 polls shared
+# memory outside MPI: the report names both, the chain, the verdict and the
+# hint, and (nothing else can move) the job ends with 123 soon after the
+# timeout.  Under strong progress there is no stall: nothing is reported.
+. "$SHMPI_TOP/tests/lib.sh"
+. "$SHMPI_TOP/tests/watch/common"
+
+for i in 1 2 3; do
+	watch_job "AckInRank0, weak" 123 -n 2 --progress=weak "$EX/ack_in_rank0" 64 0.1
+	# rank 0's engine has the CTS unread, or (when its MPI_Bsend ran the
+	# engine after the CTS came) has the data queued
+	has_line "rank 0's line" '^shmrun: rank 0: outside MPI for [0-9.]+ s \(last blocking call: MPI_[A-Za-z_]+\); (records from rank 1 unread|its engine owes records to 1 rank)$'
+	has_line "rank 1's line" '^shmrun: rank 1: in MPI_Recv for [0-9.]+ s, waiting for the rest of a matched message from rank 0 \(tag 0, context [0-9]+\)$'
+	has_line "the chain" '^shmrun: wait-for chain: rank 1 waits in MPI_Recv for the rest of a matched message from rank 0; rank 0 has been outside MPI for [0-9.]+ s'
+	has_line "the verdict" '^shmrun: weak-progress stall: rank 1 waits for work that only the MPI engine of rank 0 can do, and rank 0 has been outside MPI for [0-9.]+ s; nothing else can move: ending the job \(exit status 123\)$'
+	has_line "the hint" '^shmrun: hint: under weak progress .* rank 0 must call MPI .* --progress=strong removes the stall$'
+	expect_eq "reported once" "$(count_lines 'weak-progress stall')" 1
+	expect_match "rank 0 got to its polling loop" "$(cat "$TMP/out")" "polling AckInRank0"
+
+	watch_job "AckInRank0, strong" 0 -n 2 --progress=strong "$EX/ack_in_rank0" 64 0.1
+	expect_eq "AckInRank0, strong: stderr" "$err" ""
+	expect_match "AckInRank0, strong" "$(cat "$TMP/out")" "MPI_Buffer_detach returned"
+done
+
+# a rank outside MPI that a receive depends on, while a third rank computes:
+# reported, but others can still move, so the job goes on and completes
+watch_job "isend and compute, 3 ranks" 0 -n 3 "$PROGS/watch_compute" isend 2500
+has_line "stall reported" '^shmrun: weak-progress stall: rank 1 waits for work that only the MPI engine of rank 0 can do'
+has_line "the job went on" 'other ranks can still move, so the job goes on$'
+expect_eq "reported once" "$(count_lines 'weak-progress stall')" 1
+expect_match "completed" "$(cat "$TMP/out")" "^done$"
+
+# --stall-action=kill ends it all the same
+watch_job "isend and compute, kill" 123 -n 3 --stall-action=kill "$PROGS/watch_compute" isend 2500
+has_line "killed" 'weak-progress stall: rank 1 .*; ending the job \(exit status 123\)$'
+
+# --stall-action=report: reported once, and the job completes when rank 0
+# comes back to MPI
+watch_job "isend and compute, report" 0 -n 2 --stall-action=report "$PROGS/watch_compute" isend 2500
+has_line "reported" 'weak-progress stall: rank 1 .*; nothing else can move: the job goes on \(--stall-action=report\)$'
+expect_eq "reported once" "$(count_lines 'weak-progress stall')" 1
+expect_match "completed" "$(cat "$TMP/out")" "^done$"
+
+# under strong progress the same program is not a stall
+watch_job "isend and compute, strong" 0 -n 2 --progress=strong "$PROGS/watch_compute" isend 2500
+expect_eq "isend and compute, strong: stderr" "$err" ""
+exit 0
