@@ -155,15 +155,30 @@ static inline char *rma_fast(struct win *w, int target, MPI_Aint disp, int ocoun
 
 /* ---- put and get -------------------------------------------------------- */
 
-/* Put (to_target) or get: a copy between the origin buffer and the target. */
-static int rma_copy(const char *call, void *origin_addr, int origin_count,
-		    MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-		    int target_count, MPI_Datatype target_datatype, MPI_Win win,
-		    int to_target)
+/* Put (to_target) or get: a copy between the origin buffer and the target;
+ * the common case without the general checks. */
+static inline int rma_copy(const char *call, void *origin_addr, int origin_count,
+			   MPI_Datatype origin_datatype, int target_rank,
+			   MPI_Aint target_disp, int target_count,
+			   MPI_Datatype target_datatype, MPI_Win win, int to_target)
 {
+	const struct datatype *dt;
+	struct win *w = win_get(win);
 	struct rma_args a;
+	char *addr;
 	int rc;
 
+	if (w && origin_addr &&
+	    (addr = rma_fast(w, target_rank, target_disp, origin_count, origin_datatype,
+			     target_count, target_datatype, &dt))) {
+		size_t bytes = (size_t)origin_count * (size_t)dt->size;
+
+		if (to_target)
+			memcpy(addr, origin_addr, bytes);
+		else
+			memcpy(origin_addr, addr, bytes);
+		return MPI_SUCCESS;
+	}
 	rc = rma_prepare(call, win, origin_addr, origin_count, origin_datatype,
 			 target_rank, target_disp, target_count, target_datatype, &a);
 	if (rc != MPI_SUCCESS || a.noop)
@@ -175,60 +190,22 @@ static int rma_copy(const char *call, void *origin_addr, int origin_count,
 	return MPI_SUCCESS;
 }
 
-static int rma_put(const char *call, const void *origin_addr, int origin_count,
-		   MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-		   int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-	return rma_copy(call, (void *)origin_addr, origin_count, origin_datatype,
-			target_rank, target_disp, target_count, target_datatype, win, 1);
-}
-
-static int rma_get(const char *call, void *origin_addr, int origin_count,
-		   MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-		   int target_count, MPI_Datatype target_datatype, MPI_Win win)
-{
-	return rma_copy(call, origin_addr, origin_count, origin_datatype, target_rank,
-			target_disp, target_count, target_datatype, win, 0);
-}
-
 API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 	       int target_rank, MPI_Aint target_disp, int target_count,
 	       MPI_Datatype target_datatype, MPI_Win win))
 {
-	const struct datatype *dt;
-	struct win *w;
-	char *addr;
-
 	runtime_check("MPI_Put");
-	w = win_get(win);
-	if (w && origin_addr &&
-	    (addr = rma_fast(w, target_rank, target_disp, origin_count, origin_datatype,
-			     target_count, target_datatype, &dt))) {
-		memcpy(addr, origin_addr, (size_t)origin_count * (size_t)dt->size);
-		return MPI_SUCCESS;
-	}
-	return rma_put("MPI_Put", origin_addr, origin_count, origin_datatype, target_rank,
-		       target_disp, target_count, target_datatype, win);
+	return rma_copy("MPI_Put", (void *)origin_addr, origin_count, origin_datatype,
+			target_rank, target_disp, target_count, target_datatype, win, 1);
 }
 
 API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 	       int target_rank, MPI_Aint target_disp, int target_count,
 	       MPI_Datatype target_datatype, MPI_Win win))
 {
-	const struct datatype *dt;
-	struct win *w;
-	char *addr;
-
 	runtime_check("MPI_Get");
-	w = win_get(win);
-	if (w && origin_addr &&
-	    (addr = rma_fast(w, target_rank, target_disp, origin_count, origin_datatype,
-			     target_count, target_datatype, &dt))) {
-		memcpy(origin_addr, addr, (size_t)origin_count * (size_t)dt->size);
-		return MPI_SUCCESS;
-	}
-	return rma_get("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank,
-		       target_disp, target_count, target_datatype, win);
+	return rma_copy("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank,
+			target_disp, target_count, target_datatype, win, 0);
 }
 
 /* ---- accumulates -------------------------------------------------------- */
@@ -522,8 +499,9 @@ API(int, Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_d
 	runtime_check("MPI_Rput");
 	rc = rma_check_passive("MPI_Rput", win, target_rank, request);
 	if (rc == MPI_SUCCESS)
-		rc = rma_put("MPI_Rput", origin_addr, origin_count, origin_datatype,
-			     target_rank, target_disp, target_count, target_datatype, win);
+		rc = rma_copy("MPI_Rput", (void *)origin_addr, origin_count,
+			      origin_datatype, target_rank, target_disp, target_count,
+			      target_datatype, win, 1);
 	return rma_request("MPI_Rput", win, target_rank, request, rc);
 }
 
@@ -536,8 +514,9 @@ API(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatyp
 	runtime_check("MPI_Rget");
 	rc = rma_check_passive("MPI_Rget", win, target_rank, request);
 	if (rc == MPI_SUCCESS)
-		rc = rma_get("MPI_Rget", origin_addr, origin_count, origin_datatype,
-			     target_rank, target_disp, target_count, target_datatype, win);
+		rc = rma_copy("MPI_Rget", origin_addr, origin_count, origin_datatype,
+			      target_rank, target_disp, target_count, target_datatype, win,
+			      0);
 	return rma_request("MPI_Rget", win, target_rank, request, rc);
 }
 
