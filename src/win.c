@@ -225,7 +225,7 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	/* rank 0 makes the segment, then everybody else maps it */
 	win_seg_name(w, name);
 	if (w->rank == 0) {
-		struct win_shm s;
+		struct win_shm s = { 0 };	/* the segment gets a copy */
 
 		win_layout(&s, (uint32_t)w->size);
 		segsize = s.data_off + data;

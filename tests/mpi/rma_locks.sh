@@ -7,7 +7,7 @@
 . "$SHMPI_TOP/tests/lib.sh"
 
 # Each test on its own job, so one failure does not hide the others.
-tests="exclusive mixed shared writer reader lock_all nocheck"
+tests="exclusive mixed shared writer reader lock_all wakeup nocheck"
 bad=
 for mode in weak; do
 	for n in 2 3 8; do

@@ -4,7 +4,8 @@
  * shared locks and lock_all admit each other, a writer queued behind a
  * stream of readers gets in and so does a reader behind a stream of
  * writers (issue 5: first come, first served), locks on different targets
- * are independent, and MPI_MODE_NOCHECK does not change results.
+ * are independent, waiters that sleep are woken, and MPI_MODE_NOCHECK
+ * does not change results.
  *
  * Whether a lock is held is proved by an RMA operation completed with
  * MPI_Win_flush (the standard lets MPI_Win_lock return before the lock is
@@ -504,6 +505,80 @@ static void test_lock_all_interplay(void)
 	CHECK_MPI(MPI_Win_free(&win));
 }
 
+/*
+ * Waiters that go to sleep are woken: one rank holds a lock long enough
+ * (HOLD_MS) for every other rank's lock request to stop spinning and
+ * sleep, then releases it; they must all get in.  Exclusive, shared and
+ * lock_all requests behind an exclusive lock, then exclusive requests
+ * behind lock_all, on several windows of each flavour whose memory is
+ * shared.  A lost wake-up leaves a rank blocked in MPI_Win_lock: shmrun's
+ * watchdog or --timeout ends the job.
+ */
+static void test_wakeup(void)
+{
+	enum { HOLD_MS = 30, PER_FLAVOUR = 4 };
+	const int holder = size > 1 ? 1 : 0, target = 0;
+
+	for (int f = 0; f < 3 * PER_FLAVOUR; f++) {
+		int *base = NULL, *mem = NULL, v;
+		MPI_Win win;
+
+		switch (f % 3) {
+		case 0:
+			CHECK_MPI(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL,
+						   MPI_COMM_WORLD, &base, &win));
+			break;
+		case 1:
+			CHECK_MPI(MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL,
+							  MPI_COMM_WORLD, &base, &win));
+			break;
+		default:
+			CHECK_MPI(MPI_Alloc_mem(sizeof(int), MPI_INFO_NULL, &mem));
+			CHECK_MPI(MPI_Win_create(mem, sizeof(int), sizeof(int), MPI_INFO_NULL,
+						 MPI_COMM_WORLD, &win));
+			base = mem;
+			break;
+		}
+		*base = 5;
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+		for (int phase = 0; phase < 2; phase++) {
+			if (rank == holder) {
+				if (phase == 0)
+					CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, target, 0, win));
+				else
+					CHECK_MPI(MPI_Win_lock_all(0, win));
+				CHECK_MPI(MPI_Get(&v, 1, MPI_INT, target, 0, 1, MPI_INT, win));
+				CHECK_MPI(MPI_Win_flush(target, win));
+				CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));	/* it holds */
+				tu_sleep_ms(HOLD_MS);
+				if (phase == 0)
+					CHECK_MPI(MPI_Win_unlock(target, win));
+				else
+					CHECK_MPI(MPI_Win_unlock_all(win));
+			} else {
+				int kind = phase ? 0 : rank % 3;
+
+				CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+				if (kind == 2)
+					CHECK_MPI(MPI_Win_lock_all(0, win));
+				else
+					CHECK_MPI(MPI_Win_lock(kind ? MPI_LOCK_SHARED :
+							       MPI_LOCK_EXCLUSIVE, target, 0, win));
+				CHECK_MPI(MPI_Get(&v, 1, MPI_INT, target, 0, 1, MPI_INT, win));
+				CHECK_MPI(MPI_Win_flush(target, win));
+				if (kind == 2)
+					CHECK_MPI(MPI_Win_unlock_all(win));
+				else
+					CHECK_MPI(MPI_Win_unlock(target, win));
+			}
+			CHECK(v == 5);
+		}
+		CHECK_MPI(MPI_Win_free(&win));
+		if (mem)
+			CHECK_MPI(MPI_Free_mem(mem));
+	}
+}
+
 /* MPI_MODE_NOCHECK where the program guarantees no conflicting lock. */
 static void test_nocheck(void)
 {
@@ -573,6 +648,7 @@ int main(int argc, char **argv)
 	TU_RUN("writer", test_writer_not_starved);
 	TU_RUN("reader", test_reader_not_starved);
 	TU_RUN("lock_all", test_lock_all_interplay);
+	TU_RUN("wakeup", test_wakeup);
 	TU_RUN("nocheck", test_nocheck);
 	MPI_Finalize();
 	return 0;
