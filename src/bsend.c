@@ -193,6 +193,7 @@ API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
 	if (rc != MPI_SUCCESS)
 		return p2p_err_bsend("MPI_Bsend", comm, rc, count, a.dt);
 	progress_poll();
+	state_left(CALL_BSEND);
 	return MPI_SUCCESS;
 }
 
@@ -222,6 +223,7 @@ API(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
 	/* the message is in the attach buffer: the user's request is done */
 	req_bind(r, a.comm, a.comm->ctx, a.dt);
 	req_complete(r);
+	state_left(CALL_BSEND);
 	*request = r->handle;
 	return MPI_SUCCESS;
 }

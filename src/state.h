@@ -62,6 +62,16 @@ static inline void state_wait_refine(enum wait_kind kind, int peer)
 	atomic_store_explicit(&s->peer, peer, memory_order_relaxed);
 }
 
+/* Leaving a call that left work behind for the engine (a buffered send):
+ * the watchdog names it as the last call if the rank stays outside MPI. */
+static inline void state_left(enum call_id call)
+{
+	struct shm_rank_state *s = &rt.self->state;
+
+	atomic_store_explicit(&s->last_call, call, memory_order_relaxed);
+	atomic_store_explicit(&s->since_ns, state_now_ns(), memory_order_relaxed);
+}
+
 /* The progress engine after a pass: how many peers it has records queued
  * for that only its next pass can push (0: it owes nothing). */
 static inline void state_owes(uint32_t npeers)

@@ -10,9 +10,9 @@ for i in 1 2 3; do
 	watch_job "AckInRank0, weak" 123 -n 2 --progress=weak "$EX/ack_in_rank0" 64 0.1
 	# rank 0's engine has the CTS unread, or (when its MPI_Bsend ran the
 	# engine after the CTS came) has the data queued
-	has_line "rank 0's line" '^shmrun: rank 0: outside MPI for [0-9.]+ s \(last blocking call: MPI_[A-Za-z_]+\); (records from rank 1 unread|its engine owes records to 1 rank)$'
+	has_line "rank 0's line" '^shmrun: rank 0: outside MPI for [0-9.]+ s since MPI_Bsend; (records from rank 1 unread|its engine owes records to 1 rank)$'
 	has_line "rank 1's line" '^shmrun: rank 1: in MPI_Recv for [0-9.]+ s, waiting for the rest of a matched message from rank 0 \(tag 0, context [0-9]+\)$'
-	has_line "the chain" '^shmrun: wait-for chain: rank 1 waits in MPI_Recv for the rest of a matched message from rank 0; rank 0 has been outside MPI for [0-9.]+ s'
+	has_line "the chain" '^shmrun: wait-for chain: rank 1 waits in MPI_Recv for the rest of a matched message from rank 0; rank 0 has been outside MPI for [0-9.]+ s since MPI_Bsend$'
 	has_line "the verdict" '^shmrun: weak-progress stall: rank 1 waits for work that only the MPI engine of rank 0 can do, and rank 0 has been outside MPI for [0-9.]+ s; nothing else can move: ending the job \(exit status 123\)$'
 	has_line "the hint" '^shmrun: hint: under weak progress .* rank 0 must call MPI .* --progress=strong removes the stall$'
 	expect_eq "reported once" "$(count_lines 'weak-progress stall')" 1

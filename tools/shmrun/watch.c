@@ -216,9 +216,9 @@ static int watch_peer(const struct run_watch *wd, int a)
 	return w->peer;
 }
 
-/* Since when x has been outside MPI: its last blocking call, or its
- * engine's last move (the job's start at the earliest), whichever came
- * later. */
+/* Since when x has been outside MPI: its last blocking call (or buffered
+ * send), or its engine's last move (the job's start at the earliest),
+ * whichever came later. */
 static uint64_t watch_outside_since(const struct watch_rank *w)
 {
 	return w->since_ns > w->engine_at ? w->since_ns : w->engine_at;
@@ -331,7 +331,7 @@ static void watch_add_elsewhere(struct watch_line *l, struct run_job *job, int r
 	line_add(l, "%s outside MPI for %.1f s", chain ? "has been" : "",
 		 watch_outside_secs(w, now));
 	if (w->last_call != CALL_NONE)
-		line_add(l, " (last blocking call: %s)", shm_rank_call_name(w->last_call));
+		line_add(l, " since %s", shm_rank_call_name(w->last_call));
 	else
 		line_add(l, " (no blocking call yet)");
 }
