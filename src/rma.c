@@ -220,7 +220,7 @@ static int rma_acc(const char *call, struct rma_args *a, MPI_Op op_h, void *resu
 	struct win *w = a->w;
 	struct datatype *bt;
 	struct rma_acc acc = { .w = w, .target = a->target };
-	MPI_Aint per_t, per_o;
+	MPI_Aint per_o;
 	size_t n, bw, k = 0;
 	char *in = NULL, *old = NULL;
 	const char *src;
@@ -239,7 +239,6 @@ static int rma_acc(const char *call, struct rma_args *a, MPI_Op op_h, void *resu
 	if (rma_acc_prepare(&acc, op, bt->handle) < 0)
 		return win_err(w, call, MPI_ERR_OP, "op", "is not defined on %s", bt->name);
 	per_o = dt_basic_per_elem(a->odt);
-	per_t = dt_basic_per_elem(a->tdt);
 	n = (size_t)a->ocount * (size_t)per_o;
 	bw = (size_t)bt->extent;
 	if (rdt && (size_t)rcount * (size_t)dt_basic_per_elem(rdt) != n)
@@ -271,7 +270,6 @@ static int rma_acc(const char *call, struct rma_args *a, MPI_Op op_h, void *resu
 				    old ? old + k * bw : NULL, key);
 			k += (size_t)run->count;
 		}
-	(void)per_t;
 	if (rdt)
 		dt_basic_copy(rdt, bt, NULL, result, 0, n, old, 0);
 out:
