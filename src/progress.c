@@ -791,11 +791,16 @@ static void wait_begin(const void *arg)
 
 void progress_wait(int (*done)(void *), void *arg)
 {
+	progress_wait_keyed(done, arg, arg);
+}
+
+void progress_wait_keyed(int (*done)(void *), void *arg, const void *key)
+{
 	struct wait_for w = { done, arg };
 	unsigned idle = 0;
 
 	progress_lock();
-	wait_begin(arg);
+	wait_begin(key);
 	progress_unlock();
 	for (;;) {
 		int finished;

@@ -75,6 +75,10 @@ int progress_poll(void);
  */
 void progress_wait(int (*done)(void *), void *arg);
 
+/* The same, publishing for the watchdog what request `key` comes to depend
+ * on (a wait on several requests names one of them). */
+void progress_wait_keyed(int (*done)(void *), void *arg, const void *key);
+
 /* Whether an unexpected message matches (source in comm or ANY, tag or
  * ANY); fills status (source, tag, size) if so. */
 struct comm;

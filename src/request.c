@@ -253,6 +253,22 @@ static int req_check_array(const char *call, int count, const MPI_Request *reqs,
 	return MPI_SUCCESS;
 }
 
+/* A wait on several requests publishes the first still pending as what it
+ * waits for (the watchdog's view), and returns it (NULL: none). */
+static struct request *req_block_set(enum call_id id, MPI_Request *reqs, int count)
+{
+	for (int i = 0; i < count; i++) {
+		struct request *r = reqs[i] == MPI_REQUEST_NULL ? NULL : req_get(reqs[i]);
+
+		if (r && (!r->persistent || r->active) && !req_is_complete(r) && r->comm) {
+			req_block(id, r);
+			return r;
+		}
+	}
+	state_block(id, WAIT_REQUESTS, -1, count, 0);
+	return NULL;
+}
+
 struct req_set {
 	MPI_Request *reqs;
 	int count;
@@ -319,8 +335,8 @@ API(int, Waitall, (int count, MPI_Request array_of_requests[],
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (!set_done(&s)) {
-		state_block(CALL_WAITALL, WAIT_REQUESTS, -1, count, 0);
-		progress_wait(set_done, &s);
+		progress_wait_keyed(set_done, &s,
+				    req_block_set(CALL_WAITALL, array_of_requests, count));
 		state_unblock(CALL_WAITALL);
 	}
 	rc = set_finish_all(array_of_requests, count, array_of_statuses, &comm);
@@ -398,8 +414,8 @@ API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index,
 				"is NULL");
 	i = set_first_done(array_of_requests, count, &any);
 	if (i < 0 && any) {
-		state_block(CALL_WAITANY, WAIT_REQUESTS, -1, count, 0);
-		progress_wait(set_done, &s);
+		progress_wait_keyed(set_done, &s,
+				    req_block_set(CALL_WAITANY, array_of_requests, count));
 		state_unblock(CALL_WAITANY);
 		i = set_first_done(array_of_requests, count, &any);
 	}
@@ -483,8 +499,8 @@ API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount,
 		return err_comm(MPI_COMM_WORLD, "MPI_Waitsome", MPI_ERR_ARG,
 				!outcount ? "outcount" : "array_of_indices", "is NULL");
 	if (!set_done(&s)) {
-		state_block(CALL_WAITSOME, WAIT_REQUESTS, -1, incount, 0);
-		progress_wait(set_done, &s);
+		progress_wait_keyed(set_done, &s,
+				    req_block_set(CALL_WAITSOME, array_of_requests, incount));
 		state_unblock(CALL_WAITSOME);
 	}
 	return set_finish_some("MPI_Waitsome", incount, array_of_requests, outcount,

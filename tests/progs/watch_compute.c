@@ -11,6 +11,8 @@
  *                              needs rank 0's engine (a weak-progress stall
  *                              while rank 0 computes); ranks 2 and up
  *                              compute MS + 500 ms
+ *   watch_compute waitall MS   the same, with rank 1 receiving through
+ *                              MPI_Irecv and MPI_Waitall
  * Each completes; rank 0 prints "done" at the end.
  */
 #include "testutil.h"
@@ -41,7 +43,7 @@ int main(int argc, char **argv)
 					   MPI_STATUS_IGNORE));
 			CHECK(token == 7);
 		}
-	} else if (!strcmp(mode, "isend")) {
+	} else if (!strcmp(mode, "isend") || !strcmp(mode, "waitall")) {
 		unsigned char *b = malloc(BIG);
 		MPI_Request req;
 
@@ -51,6 +53,10 @@ int main(int argc, char **argv)
 			CHECK_MPI(MPI_Isend(b, (int)BIG, MPI_BYTE, 1, 0, MPI_COMM_WORLD, &req));
 			tu_sleep_ms(ms);
 			CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+		} else if (tu_rank == 1 && !strcmp(mode, "waitall")) {
+			CHECK_MPI(MPI_Irecv(b, (int)BIG, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &req));
+			CHECK_MPI(MPI_Waitall(1, &req, MPI_STATUSES_IGNORE));
+			CHECK(tu_verify(b, BIG, 0, 1));
 		} else if (tu_rank == 1) {
 			CHECK_MPI(MPI_Recv(b, (int)BIG, MPI_BYTE, 0, 0, MPI_COMM_WORLD,
 					   MPI_STATUS_IGNORE));

@@ -42,6 +42,12 @@ has_line "reported" 'weak-progress stall: rank 1 .*; nothing else can move: the 
 expect_eq "reported once" "$(count_lines 'weak-progress stall')" 1
 expect_match "completed" "$(cat "$TMP/out")" "^done$"
 
+# behind MPI_Waitall too: the wait names its pending receive
+watch_job "waitall and compute, report" 0 -n 2 --stall-action=report "$PROGS/watch_compute" waitall 2500
+has_line "reported behind MPI_Waitall" 'weak-progress stall: rank 1 waits for work that only the MPI engine of rank 0 can do'
+has_line "rank 1 in MPI_Waitall" '^shmrun: rank 1: in MPI_Waitall for [0-9.]+ s, waiting for the rest of a matched message from rank 0'
+expect_match "completed" "$(cat "$TMP/out")" "^done$"
+
 # under strong progress the same program is not a stall
 watch_job "isend and compute, strong" 0 -n 2 --progress=strong "$PROGS/watch_compute" isend 2500
 expect_eq "isend and compute, strong: stderr" "$err" ""
