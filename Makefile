@@ -81,7 +81,13 @@ $(OBJDIR)/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -Iinclude -c -o $@ $<
 
-$(OBJDIR)/tools/shmrun/%.o: override CFLAGS += $(call pkg_cflags,liburing)
+# The library's own dependencies: hwloc (bindings, hardware-guided splits)
+# and libnuma (placement).
+LIB_LIBS := $(call pkg_libs,hwloc) -lnuma
+$(OBJDIR)/src/%.o: override CFLAGS += $(call pkg_cflags,hwloc)
+
+$(OBJDIR)/tools/shmrun/%.o: override CFLAGS += $(call pkg_cflags,liburing hwloc) \
+	-DSHMPI_BUILD_CC='"$(CC)"' -DSHMPI_BUILD_SANITIZE='"$(SANITIZE)"'
 
 $(LIB_A): $(LIB_OBJ) $(SHM_OBJ)
 	@mkdir -p $(dir $@)
@@ -93,13 +99,13 @@ $(LIB_SO): $(LIB_OBJ) $(SHM_OBJ) src/libshmpi.map
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,-soname,libshmpi.so.$(SOVERSION) -Wl,-z,defs \
 		-Wl,--version-script=src/libshmpi.map $(LDFLAGS) -o $@ \
-		$(LIB_OBJ) $(SHM_OBJ)
+		$(LIB_OBJ) $(SHM_OBJ) $(LIB_LIBS)
 	$(Q)ln -sf libshmpi.so.$(SOVERSION) $(LIBDIR)/libshmpi.so
 
 $(SHMRUN): $(RUN_OBJ) $(SHM_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(call pkg_libs,liburing)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(call pkg_libs,liburing hwloc)
 
 # shmcc from the build tree points at the build tree; `make install` writes
 # another one that points at PREFIX.

@@ -19,6 +19,7 @@
 
 #include "api.h"
 #include "attr.h"
+#include "bindings.h"
 #include "coll.h"
 #include "comm.h"
 #include "errhandler.h"
@@ -26,17 +27,12 @@
 #include "group.h"
 #include "handle.h"
 #include "info.h"
+#include "knobs.h"
 #include "mem.h"
 #include "op.h"
 #include "progress.h"
 #include "runtime.h"
 #include "state.h"
-
-/* Spin rounds before sleeping: long when every rank has a CPU, short when
- * ranks outnumber CPUs (a spinning waiter then only delays the rank it
- * waits for). */
-#define RUNTIME_SPINS_DEDICATED 4000
-#define RUNTIME_SPINS_OVERSUBSCRIBED 50
 
 struct runtime rt = { .ctl_seg = { .fd = -1 } };
 
@@ -150,26 +146,36 @@ static void runtime_join_singleton(void)
 	rt.size = 1;
 }
 
-/* SHMPI_PROGRESS: "weak" (the default) or "strong". */
-static int runtime_progress_mode(void)
+/* The knobs of the table (shm/knob.h) that the ranks read: a malformed
+ * value ends the process naming it. */
+static void runtime_knobs(void)
 {
-	const char *v = getenv("SHMPI_PROGRESS");
+	char what[96];
+	int bad;
 
-	if (!v || !*v || !strcmp(v, "weak"))
-		return 0;
-	if (!strcmp(v, "strong"))
-		return 1;
-	runtime_die("MPI_Init: SHMPI_PROGRESS=%s is neither weak nor strong", v);
+	if (knobs_load(&bad) == 0)
+		return;
+	shm_knob_describe((enum shm_knob_id)bad, what, sizeof(what));
+	runtime_die("MPI_Init: %s=%s is malformed (it takes %s)",
+		    shm_knobs[bad].name, shm_knob_text((enum shm_knob_id)bad), what);
 }
 
-static unsigned runtime_spins(int nranks)
+/*
+ * Whether the ranks outnumber the CPUs they may use, decided once from the
+ * affinity mask the rank really has: unbound, the job shares this mask;
+ * bound by shmrun (SHMPI_BIND_TO names the policy it applied), each rank's
+ * mask is one object and the job spreads over every online CPU.
+ */
+static int runtime_oversubscribed(int nranks)
 {
+	long bind = knobs_val[SHM_KNOB_BIND_TO], cpus = 0;
 	cpu_set_t set;
-	int cpus = 1;
 
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		cpus = CPU_COUNT(&set);
-	return nranks > cpus ? RUNTIME_SPINS_OVERSUBSCRIBED : RUNTIME_SPINS_DEDICATED;
+	if (bind != SHM_BIND_AUTO && bind != SHM_BIND_NONE)
+		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus < 1 || nranks > cpus;
 }
 
 static int runtime_init(const char *call, int required, int *argc, char ***argv)
@@ -187,8 +193,12 @@ static int runtime_init(const char *call, int required, int *argc, char ***argv)
 		runtime_join_singleton();
 	rt.self = shm_job_rank(rt.job, rt.rank);
 	rt.main_tid = gettid();
-	rt.spins = runtime_spins(rt.size);
-	rt.progress_strong = runtime_progress_mode();
+	runtime_knobs();
+	if (knobs_val[SHM_KNOB_REPORT_BINDINGS] && bindings_report(rt.rank) < 0)
+		runtime_die("%s: cannot report this rank's binding", call);
+	knobs_auto_oversub = runtime_oversubscribed(rt.size);
+	rt.spins = knobs_spins();
+	rt.progress_strong = knobs_val[SHM_KNOB_PROGRESS] == 1;
 	/* SERIALIZED is real: the library keeps no per-thread state */
 	rt.thread_level = required < MPI_THREAD_SERIALIZED ? required :
 			  MPI_THREAD_SERIALIZED;

@@ -110,11 +110,17 @@ int main(int argc, char **argv)
 		code = main_cleanup();
 		goto out_opts;
 	}
+	if (opts.info) {
+		code = run_info();
+		goto out_opts;
+	}
 	rc = run_prog_resolve(opts.argv[0], &path);
 	if (rc < 0) {
 		code = main_prog_error(opts.argv[0], rc);
 		goto out_opts;
 	}
+	if (run_bind_plan(&opts) < 0)
+		goto out_path;
 	main_fd_limit(opts.nranks);
 	/* a closed stdout is EPIPE for output.c, not the end of shmrun */
 	signal(SIGPIPE, SIG_IGN);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../shm/knob.h"
 #include "shmrun.h"
 
 enum opt_type {
@@ -27,6 +28,8 @@ enum opt_type {
 	OPT_ENV,	/* appended to the -x list; repeatable */
 	OPT_PROGRESS,	/* weak|strong: SHMPI_PROGRESS for the ranks */
 	OPT_STALL,	/* auto|report|kill: enum run_stall_action */
+	OPT_KNOB,	/* long: a knob's value (shm/knob.h); default from it */
+	OPT_KNOB_FLAG,	/* bool: set, and the knob set to 1 for the ranks */
 };
 
 struct opt {
@@ -37,50 +40,71 @@ struct opt {
 	const char *def;	/* default as parsed, or NULL for none */
 	size_t off;		/* the field in struct run_opts */
 	const char *help;
+	enum shm_knob_id knob;	/* OPT_KNOB, OPT_KNOB_FLAG */
 };
 
 #define OFF(field) offsetof(struct run_opts, field)
+#define NO_KNOB SHM_KNOB_COUNT
 
 static const struct opt opts_table[] = {
 	{ "n", "np", OPT_RANKS, "N", NULL, OFF(nranks),
-	  "number of ranks, 1 to 4096" },
+	  "number of ranks, 1 to 4096", NO_KNOB },
 	{ "x", NULL, OPT_ENV, "VAR[=VALUE]", NULL, OFF(xvars),
 	  "give the ranks VAR=VALUE, or VAR as shmrun has it\n"
-	  "(unset if shmrun has none); repeatable, last one wins" },
+	  "(unset if shmrun has none); repeatable, last one wins", NO_KNOB },
 	{ "progress", NULL, OPT_PROGRESS, "MODE", NULL, OFF(xvars),
 	  "weak: the ranks move data only inside MPI calls;\n"
-	  "strong: a progress thread per rank moves it too" },
+	  "strong: a progress thread per rank moves it too",
+	  SHM_KNOB_PROGRESS },
 	{ "tag-output", NULL, OPT_FLAG, NULL, "off", OFF(tag_output),
-	  "prefix every line of output with \"[rank] \"" },
+	  "prefix every line of output with \"[rank] \"", NO_KNOB },
 	{ "timeout", NULL, OPT_SECONDS, "S", "0", OFF(timeout_s),
 	  "stop the job after S seconds (fractions allowed;\n"
-	  "0: never)" },
+	  "0: never)", NO_KNOB },
 	{ "kill-grace", NULL, OPT_SECONDS, "S", "3", OFF(grace_s),
 	  "seconds between stopping the ranks (the forwarded\n"
-	  "signal or SIGTERM) and SIGKILL" },
+	  "signal or SIGTERM) and SIGKILL", NO_KNOB },
 	{ "deadlock-timeout", NULL, OPT_SECONDS, "S", "3", OFF(deadlock_s),
 	  "the watchdog: when every rank is blocked in MPI and\n"
 	  "nothing moved for S seconds, report who waits for\n"
 	  "whom and end the job (status 123); report a rank\n"
 	  "blocked for S seconds on work that only the engine\n"
 	  "of a rank outside MPI can do (a weak-progress\n"
-	  "stall); 0: no watchdog" },
+	  "stall); 0: no watchdog", NO_KNOB },
 	{ "stall-action", NULL, OPT_STALL, "ACTION", "auto", OFF(stall_action),
 	  "after reporting a weak-progress stall: report (go\n"
 	  "on), kill (end the job, status 123), or auto: kill\n"
-	  "when every rank is blocked or stalled, else report" },
+	  "when every rank is blocked or stalled, else report", NO_KNOB },
 	{ "report-on-timeout", NULL, OPT_FLAG, NULL, "off", OFF(report_on_timeout),
 	  "when --timeout expires, print what each rank is\n"
-	  "doing and who waits for whom before stopping them" },
+	  "doing and who waits for whom before stopping them", NO_KNOB },
+	{ "bind-to", NULL, OPT_KNOB, "OBJ", NULL, OFF(bind_to),
+	  "bind each rank to one none|core|hwthread|l3cache|\n"
+	  "numa|socket (auto: core when ranks <= cores, else\n"
+	  "none); an object the machine lacks is an error",
+	  SHM_KNOB_BIND_TO },
+	{ "map-by", NULL, OPT_KNOB, "OBJ", NULL, OFF(map_by),
+	  "deal ranks round-robin over the core|hwthread|\n"
+	  "l3cache|numa|socket objects, each rank then bound\n"
+	  "to a --bind-to object within its one (auto: the\n"
+	  "--bind-to object)", SHM_KNOB_MAP_BY },
+	{ "report-bindings", NULL, OPT_KNOB_FLAG, NULL, NULL, OFF(report_bindings),
+	  "each rank prints on stderr, from inside MPI_Init,\n"
+	  "the CPUs it may run on and the hwloc objects they\n"
+	  "make up", SHM_KNOB_REPORT_BINDINGS },
+	{ "info", "topology", OPT_FLAG, NULL, NULL, OFF(info),
+	  "print the machine as hwloc sees it, the version,\n"
+	  "the build and every knob (value and default), then\n"
+	  "exit", NO_KNOB },
 	{ "verbose", "v", OPT_FLAG, NULL, "off", OFF(verbose),
 	  "say what shmrun does (job id, oversubscription)\n"
-	  "on stderr" },
+	  "on stderr", NO_KNOB },
 	{ "cleanup", NULL, OPT_FLAG, NULL, NULL, OFF(cleanup),
-	  "remove what dead jobs left in /dev/shm, then exit" },
+	  "remove what dead jobs left in /dev/shm, then exit", NO_KNOB },
 	{ "help", "h", OPT_FLAG, NULL, NULL, OFF(help),
-	  "show this help and exit" },
+	  "show this help and exit", NO_KNOB },
 	{ "version", "V", OPT_FLAG, NULL, NULL, OFF(version),
-	  "show shmrun's version and exit" },
+	  "show shmrun's version and exit", NO_KNOB },
 };
 
 #define OPTS_COUNT (sizeof(opts_table) / sizeof(opts_table[0]))
@@ -128,9 +152,20 @@ static int parse_seconds(const char *s, double *out)
 	return 0;
 }
 
+/* Append "VAR=VALUE" (which must outlive o) to the ranks' environment. */
+int run_opts_setenv(struct run_opts *o, const char *assignment)
+{
+	const char **more = realloc(o->xvars, (o->nxvars + 1) * sizeof(*more));
+
+	if (!more)
+		return -ENOMEM;
+	more[o->nxvars++] = assignment;
+	o->xvars = more;
+	return 0;
+}
+
 static int parse_env(const char *s, struct run_opts *o)
 {
-	const char **more;
 	size_t namelen = strcspn(s, "=");
 
 	if (namelen == 0)
@@ -140,29 +175,18 @@ static int parse_env(const char *s, struct run_opts *o)
 		    strncmp(run_env_vars[i].name, s, namelen) == 0)
 			return -EPERM;
 	}
-	more = realloc(o->xvars, (o->nxvars + 1) * sizeof(*more));
-	if (!more)
-		return -ENOMEM;
-	more[o->nxvars++] = s;
-	o->xvars = more;
-	return 0;
+	return run_opts_setenv(o, s);
 }
 
 /* --progress MODE is -x SHMPI_PROGRESS=MODE, with MODE checked. */
 static int parse_progress(const char *s, struct run_opts *o)
 {
 	static const char *const set[] = { "SHMPI_PROGRESS=weak", "SHMPI_PROGRESS=strong" };
-	const char **more;
 	int strong = strcmp(s, "strong") == 0;
 
 	if (!strong && strcmp(s, "weak") != 0)
 		return -EINVAL;
-	more = realloc(o->xvars, (o->nxvars + 1) * sizeof(*more));
-	if (!more)
-		return -ENOMEM;
-	more[o->nxvars++] = set[strong];
-	o->xvars = more;
-	return 0;
+	return run_opts_setenv(o, set[strong]);
 }
 
 static int parse_stall(const char *s, enum run_stall_action *out)
@@ -209,6 +233,13 @@ static int opt_set(const struct opt *opt, const char *value, struct run_opts *o)
 	case OPT_STALL:
 		rc = parse_stall(value, (enum run_stall_action *)field);
 		break;
+	case OPT_KNOB:
+		rc = shm_knob_parse(opt->knob, value, (long *)field);
+		break;
+	case OPT_KNOB_FLAG:
+		*(bool *)field = true;
+		rc = value ? -EINVAL : 0;
+		break;
 	}
 	return rc;
 }
@@ -228,7 +259,10 @@ static const char *opt_value_error(const struct opt *opt, int rc)
 		return "%s: '%s' is neither weak nor strong";
 	case OPT_STALL:
 		return "%s: '%s' is not auto, report or kill";
+	case OPT_KNOB:
+		return "%s: '%s' is not one of the values --help lists";
 	case OPT_FLAG:
+	case OPT_KNOB_FLAG:
 		break;
 	}
 	return "%s: takes no value ('%s')";
@@ -258,12 +292,13 @@ static int opt_parse_one(int argc, char **argv, int *i, struct run_opts *o)
 	size_t len = strcspn(name, "=");
 	const char *value = name[len] == '=' ? name + len + 1 : NULL;
 	const struct opt *opt = opt_find(name, len);
+	bool flag;
 	int rc;
 
 	if (!opt && arg[1] != '-' && len > 1) {
 		/* -n4, -xFOO=1: a one-letter option with its value attached */
 		opt = opt_find(name, 1);
-		if (opt && opt->type != OPT_FLAG)
+		if (opt && opt->type != OPT_FLAG && opt->type != OPT_KNOB_FLAG)
 			value = name + 1;
 		else
 			opt = NULL;
@@ -272,13 +307,14 @@ static int opt_parse_one(int argc, char **argv, int *i, struct run_opts *o)
 		usage_error("unknown option '%s'", arg);
 		return -EINVAL;
 	}
-	if (opt->type != OPT_FLAG && !value) {
+	flag = opt->type == OPT_FLAG || opt->type == OPT_KNOB_FLAG;
+	if (!flag && !value) {
 		if (*i + 1 >= argc) {
 			usage_error("%s needs a value (%s)", arg, opt->metavar);
 			return -EINVAL;
 		}
 		value = argv[++*i];
-	} else if (opt->type == OPT_FLAG && value) {
+	} else if (flag && value) {
 		usage_error("%s takes no value", arg);
 		return -EINVAL;
 	}
@@ -295,14 +331,42 @@ static int opt_parse_one(int argc, char **argv, int *i, struct run_opts *o)
 	return 0;
 }
 
+/* The knobs shmrun reads must be well-formed in its environment. */
+static int opts_check_knobs(void)
+{
+	char what[96];
+	long v;
+
+	for (int k = 0; k < SHM_KNOB_COUNT; k++) {
+		if (!(shm_knobs[k].where & SHM_KNOB_SHMRUN) ||
+		    shm_knob_get((enum shm_knob_id)k, &v) == 0)
+			continue;
+		shm_knob_describe((enum shm_knob_id)k, what, sizeof(what));
+		usage_error("%s=%s is malformed (it takes %s)", shm_knobs[k].name,
+			    shm_knob_text((enum shm_knob_id)k), what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The default of an option: a knob's (from the environment), or the table's. */
+static const char *opt_default(const struct opt *opt)
+{
+	return opt->type == OPT_KNOB ? shm_knob_text(opt->knob) : opt->def;
+}
+
 int run_opts_parse(struct run_opts *o, int argc, char **argv)
 {
 	int i = 1, rc;
 
 	memset(o, 0, sizeof(*o));
+	if (opts_check_knobs() < 0)
+		return -EINVAL;
 	for (size_t k = 0; k < OPTS_COUNT; k++) {
+		const char *def = opt_default(&opts_table[k]);
+
 		/* the table's defaults must parse: a bad one is our bug */
-		if (opts_table[k].def && opt_set(&opts_table[k], opts_table[k].def, o) < 0) {
+		if (def && opt_set(&opts_table[k], def, o) < 0) {
 			fprintf(stderr, "shmrun: bad default for --%s\n", opts_table[k].name);
 			return -EINVAL;
 		}
@@ -317,7 +381,12 @@ int run_opts_parse(struct run_opts *o, int argc, char **argv)
 			goto err_free;
 	}
 	o->argv = argv + i;
-	if (o->help || o->version)
+	if (o->report_bindings) {
+		rc = run_opts_setenv(o, "SHMRUN_REPORT_BINDINGS=1");
+		if (rc < 0)
+			goto err_free;
+	}
+	if (o->help || o->version || o->info)
 		return 0;
 	if (o->cleanup) {
 		if (i < argc || o->nranks) {
@@ -349,6 +418,8 @@ err_free:
 
 void run_opts_free(struct run_opts *o)
 {
+	free(o->bind_cpus);
+	o->bind_cpus = NULL;
 	free(o->xvars);
 	o->xvars = NULL;
 	o->nxvars = 0;
@@ -358,7 +429,8 @@ static void help_option(const struct opt *opt)
 {
 	char left[64];
 	const char *dash = strlen(opt->name) > 1 ? "--" : "-";
-	const char *adash = opt->alias && strlen(opt->alias) > 1 && opt->type == OPT_FLAG ?
+	const char *adash = opt->alias && strlen(opt->alias) > 1 &&
+			    (opt->type == OPT_FLAG || opt->type == OPT_KNOB_FLAG) ?
 			    "--" : "-";
 	const char *line = opt->help;
 	int n;
@@ -378,8 +450,12 @@ static void help_option(const struct opt *opt)
 	}
 	if (opt->type == OPT_RANKS)
 		printf("  %-22s(required)\n", "");
-	else if (opt->type == OPT_PROGRESS)
-		printf("  %-22s(default: $SHMPI_PROGRESS, else weak)\n", "");
+	else if (opt->type == OPT_PROGRESS || opt->type == OPT_KNOB)
+		printf("  %-22s(default: $%s, else %s)\n", "",
+		       shm_knobs[opt->knob].name, shm_knobs[opt->knob].def);
+	else if (opt->type == OPT_KNOB_FLAG)
+		printf("  %-22s(default: $%s, else off)\n", "",
+		       shm_knobs[opt->knob].name);
 	else if (opt->def || opt->type != OPT_FLAG)
 		printf("  %-22s(default: %s)\n", "", opt->def ? opt->def : "none");
 }
@@ -401,6 +477,14 @@ void run_opts_help(void)
 		};
 
 		printf("  %-28s%s\n", run_env_vars[i].name, what[run_env_vars[i].value]);
+	}
+	printf("Knobs: environment variables read by the ranks or shmrun (shmrun --info\n"
+	       "shows each one's value, default and meaning; a malformed value is an error):\n");
+	for (int k = 0; k < SHM_KNOB_COUNT; k++) {
+		char what[96];
+
+		shm_knob_describe((enum shm_knob_id)k, what, sizeof(what));
+		printf("  %-28s%s (default %s)\n", shm_knobs[k].name, what, shm_knobs[k].def);
 	}
 	printf("Rank 0 reads shmrun's stdin, the others /dev/null.  Each rank's stdout\n"
 	       "and stderr go to shmrun's, in whole lines.  A signal (INT, TERM, HUP,\n"

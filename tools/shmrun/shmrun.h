@@ -14,6 +14,7 @@
 #ifndef RUN_SHMRUN_H
 #define RUN_SHMRUN_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -64,6 +65,11 @@ struct run_opts {
 	double deadlock_s;	/* the watchdog's timeout; 0: no watchdog */
 	enum run_stall_action stall_action;
 	bool report_on_timeout;
+	long bind_to;		/* enum shm_knob_bind */
+	long map_by;		/* index into SHMPI_MAP_BY's choices */
+	bool report_bindings;
+	bool info;
+	cpu_set_t *bind_cpus;	/* each rank's CPUs (bind.c), or NULL: unbound */
 	bool tag_output;
 	bool verbose;
 	bool cleanup;
@@ -79,6 +85,17 @@ struct run_opts {
 int run_opts_parse(struct run_opts *o, int argc, char **argv);
 void run_opts_free(struct run_opts *o);
 void run_opts_help(void);
+/* Append "VAR=VALUE" (which must outlive o) to the ranks' environment. */
+int run_opts_setenv(struct run_opts *o, const char *assignment);
+
+/* ---- bind.c and info.c ---- */
+
+/* Plan --bind-to/--map-by into o->bind_cpus (NULL for none) and tell the
+ * ranks the policy applied; errors are reported (-ENOENT: the machine has
+ * no such object). */
+int run_bind_plan(struct run_opts *o);
+/* shmrun --info: the machine, the version, the build, every knob. */
+int run_info(void);
 
 /* ---- output.c ---- */
 

@@ -15,7 +15,9 @@
  *      terminal; the others /dev/null) and its stdout and stderr pipes;
  *   4. gets back the fd limit and the signal dispositions shmrun started
  *      with (what shmrun ignored stays ignored, the rest is default) and an
- *      empty signal mask.
+ *      empty signal mask;
+ *   5. binds itself to its CPUs (--bind-to, planned in bind.c); a binding
+ *      the kernel refuses ends the rank with status 125 and says why.
  * Every fd shmrun opens is close-on-exec, so a rank inherits only 0, 1, 2.
  */
 #include <errno.h>
@@ -67,6 +69,8 @@ struct spawn_ctx {
 	size_t nbase;			/* envp entries before the rank variables */
 	char vars[SPAWN_NVARS][SPAWN_VAR_MAX];
 	pid_t launcher;
+	int rank;			/* the rank being forked */
+	const cpu_set_t *cpus;		/* its binding, or NULL */
 	int devnull;
 	int relay_in;			/* read end of the relay pipe, or -1 */
 };
@@ -256,6 +260,13 @@ spawn_child(const struct spawn_ctx *sc, pid_t pgid, int in_fd, int out_fd, int e
 	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (sc->cpus && sched_setaffinity(0, sizeof(*sc->cpus), sc->cpus) < 0) {
+		len = snprintf(msg, sizeof(msg), "shmrun: binding rank %d: %s\n",
+			       sc->rank, strerror(errno));
+		if (len > 0)
+			err = (int)write(STDERR_FILENO, msg, (size_t)len);
+		_exit(RUN_EXIT_USAGE);
+	}
 	execve(sc->path, sc->argv, sc->envp);
 	if (errno == ENOEXEC)
 		execve(sc->sh_argv[0], sc->sh_argv, sc->envp);
@@ -295,6 +306,8 @@ static int spawn_rank(struct spawn_ctx *sc, struct run_job *job, int r)
 	if (rc < 0)
 		goto err_free_out;
 	spawn_env_rank(sc, job, r);
+	sc->rank = r;
+	sc->cpus = job->opts->bind_cpus ? &job->opts->bind_cpus[r] : NULL;
 	in_fd = r > 0 ? sc->devnull : sc->relay_in;
 	pid = fork();
 	if (pid < 0) {

@@ -1,0 +1,201 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "knob.h"
+
+#define KNOB_SPINS_MAX 1000000000ul
+
+const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
+	[SHM_KNOB_PROGRESS] = {
+		"SHMPI_PROGRESS", SHM_KNOB_CHOICE, "weak", "weak|strong", 0,
+		SHM_KNOB_RANKS | SHM_KNOB_SHMRUN, 0,
+		"progress mode: weak moves data only inside MPI calls, strong "
+		"adds a progress thread per rank (shmrun --progress sets it)" },
+	[SHM_KNOB_SPINS] = {
+		"SHMPI_SPINS", SHM_KNOB_UINT, "4000", NULL, KNOB_SPINS_MAX,
+		SHM_KNOB_RANKS, 1,
+		"spin rounds before a blocked wait sleeps on a futex, when every "
+		"rank has a CPU of its own" },
+	[SHM_KNOB_SPINS_OVERSUB] = {
+		"SHMPI_SPINS_OVERSUBSCRIBED", SHM_KNOB_UINT, "50", NULL,
+		KNOB_SPINS_MAX, SHM_KNOB_RANKS, 1,
+		"spin rounds before a futex sleep when ranks outnumber the CPUs "
+		"they may use (a spinning waiter only delays the rank it waits for)" },
+	[SHM_KNOB_OVERSUB] = {
+		"SHMPI_OVERSUBSCRIBED", SHM_KNOB_CHOICE, "auto", "auto|yes|no", 0,
+		SHM_KNOB_RANKS, 1,
+		"whether ranks outnumber usable CPUs: auto decides once in "
+		"MPI_Init from the affinity mask; yes or no force it" },
+	[SHM_KNOB_NUMA] = {
+		"SHMPI_NUMA", SHM_KNOB_CHOICE, "owner", "owner|interleave|local|none",
+		0, SHM_KNOB_RANKS, 1,
+		"placement of window portions and MPI_Alloc_mem memory when the "
+		"info key shmpi_numa does not say: owner (the owning rank's NUMA "
+		"node), interleave (all nodes), local (the allocating rank's "
+		"node), none (the kernel's first touch)" },
+	[SHM_KNOB_BIND_TO] = {
+		"SHMPI_BIND_TO", SHM_KNOB_CHOICE, "auto",
+		"auto|none|core|hwthread|l3cache|numa|socket", 0,
+		SHM_KNOB_SHMRUN | SHM_KNOB_RANKS, 0,
+		"what shmrun binds each rank to (--bind-to); auto: core when "
+		"ranks <= cores, else none; the ranks see the policy applied" },
+	[SHM_KNOB_MAP_BY] = {
+		"SHMPI_MAP_BY", SHM_KNOB_CHOICE, "auto",
+		"auto|core|hwthread|l3cache|numa|socket", 0, SHM_KNOB_SHMRUN, 0,
+		"the objects shmrun deals ranks to round-robin (--map-by); auto: "
+		"the --bind-to object" },
+	[SHM_KNOB_REPORT_BINDINGS] = {
+		"SHMRUN_REPORT_BINDINGS", SHM_KNOB_BOOL, "0", NULL, 1,
+		SHM_KNOB_SHMRUN | SHM_KNOB_RANKS, 0,
+		"each rank prints its CPU affinity and the hwloc object it "
+		"matches, from inside itself in MPI_Init (--report-bindings)" },
+	[SHM_KNOB_CC] = {
+		"SHMPI_CC", SHM_KNOB_TEXT, "cc", NULL, 0, SHM_KNOB_SHMCC, 0,
+		"the C compiler shmcc runs (default: the one shmpi was built with)" },
+};
+
+/* The index of the choice of kn named by the len bytes at s, or -1. */
+static int knob_choice_index(const struct shm_knob *kn, const char *s, size_t len)
+{
+	const char *c = kn->choices;
+
+	for (int i = 0; *c; i++) {
+		size_t n = strcspn(c, "|");
+
+		if (n == len && strncmp(c, s, len) == 0)
+			return i;
+		c += n + (c[n] == '|');
+	}
+	return -1;
+}
+
+static int knob_parse_uint(const char *text, unsigned long max, long *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(text, &end, 10);
+	if (errno || *end != '\0' || v > max)
+		return -EINVAL;
+	*out = (long)v;
+	return 0;
+}
+
+static int knob_parse_bool(const char *text, long *out)
+{
+	static const char *const words[][2] = {
+		{ "0", "1" }, { "no", "yes" }, { "off", "on" }, { "false", "true" },
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		for (int v = 0; v < 2; v++) {
+			if (strcmp(text, words[i][v]) == 0) {
+				*out = v;
+				return 0;
+			}
+		}
+	}
+	return -EINVAL;
+}
+
+int shm_knob_parse(enum shm_knob_id k, const char *text, long *out)
+{
+	const struct shm_knob *kn = &shm_knobs[k];
+	int i;
+
+	switch (kn->type) {
+	case SHM_KNOB_UINT:
+		return knob_parse_uint(text, kn->max, out);
+	case SHM_KNOB_BOOL:
+		return knob_parse_bool(text, out);
+	case SHM_KNOB_CHOICE:
+		i = knob_choice_index(kn, text, strlen(text));
+		if (i < 0)
+			return -EINVAL;
+		*out = i;
+		return 0;
+	case SHM_KNOB_TEXT:
+		*out = 0;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+const char *shm_knob_text(enum shm_knob_id k)
+{
+	const char *s = getenv(shm_knobs[k].name);
+
+	return s && *s ? s : shm_knobs[k].def;
+}
+
+int shm_knob_get(enum shm_knob_id k, long *out)
+{
+	return shm_knob_parse(k, shm_knob_text(k), out);
+}
+
+int shm_knob_choice(enum shm_knob_id k, int i, char *buf, size_t len)
+{
+	const char *c = shm_knobs[k].choices;
+	int n = 0;
+
+	if (len)
+		buf[0] = '\0';
+	while (c && *c) {
+		size_t w = strcspn(c, "|");
+
+		if (n++ == i)
+			snprintf(buf, len, "%.*s", (int)w, c);
+		c += w + (c[w] == '|');
+	}
+	return n;
+}
+
+void shm_knob_format(enum shm_knob_id k, long v, char *buf, size_t len)
+{
+	switch (shm_knobs[k].type) {
+	case SHM_KNOB_CHOICE:
+		shm_knob_choice(k, (int)v, buf, len);
+		break;
+	case SHM_KNOB_TEXT:
+		snprintf(buf, len, "%s", shm_knob_text(k));
+		break;
+	case SHM_KNOB_UINT:
+	case SHM_KNOB_BOOL:
+		snprintf(buf, len, "%ld", v);
+		break;
+	}
+}
+
+void shm_knob_describe(enum shm_knob_id k, char *buf, size_t len)
+{
+	const struct shm_knob *kn = &shm_knobs[k];
+
+	switch (kn->type) {
+	case SHM_KNOB_CHOICE:
+		snprintf(buf, len, "%s", kn->choices);
+		break;
+	case SHM_KNOB_UINT:
+		snprintf(buf, len, "0 to %lu", kn->max);
+		break;
+	case SHM_KNOB_BOOL:
+		snprintf(buf, len, "0 or 1");
+		break;
+	case SHM_KNOB_TEXT:
+		snprintf(buf, len, "text");
+		break;
+	}
+}
+
+int shm_knob_find(const char *name)
+{
+	for (int k = 0; k < SHM_KNOB_COUNT; k++) {
+		if (strcmp(shm_knobs[k].name, name) == 0)
+			return k;
+	}
+	return -1;
+}
