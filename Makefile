@@ -3,6 +3,7 @@
 #   make            build the library, shmrun, shmcc, examples and tests
 #   make demo       install what is missing, build, run the headline example
 #   make check      install what is missing, build, run every test
+#   make lint       cppcheck and clang-tidy over shm/ src/ tools/
 #   make install    PREFIX=/usr/local (DESTDIR honoured)
 #
 # Knobs: CC, CFLAGS, LDFLAGS, PREFIX, V=1 (show commands),
@@ -164,6 +165,16 @@ install: lib tools
 
 clean:
 	rm -rf build build-san
+
+# ---- Analysers, fuzzing and stress (issue 11) ----------------------------
+# make lint     cppcheck + clang-tidy (.clang-tidy, tools/lint.supp) over the tree
+.PHONY: lint
+
+lint:
+	$(Q)tools/deps lint
+	$(Q)tools/lint -- -std=c11 -D_GNU_SOURCE -DSHMPI_VERSION=\"$(VERSION)\" -Iinclude \
+		$(call pkg_cflags,liburing)
+# ---- end of issue 11 block -------------------------------------------------
 
 -include $(shell find $(OBJDIR) $(BUILD)/tests $(BUILD)/examples -name '*.d' 2>/dev/null)
 include tools/bench/bench.mk

@@ -321,10 +321,13 @@ void dt_basic_copy(const struct datatype *dt, const struct datatype *bt,
 		   const char *user_in, char *user_out, size_t first, size_t n,
 		   char *array, int to_array)
 {
-	MPI_Aint per = dt_basic_per_elem(dt), e = (MPI_Aint)first / per;
-	MPI_Aint within = (MPI_Aint)first % per, o;
+	MPI_Aint per = dt_basic_per_elem(dt), e, within, o;
 	int r = 0;
 
+	if (n == 0 || per == 0)		/* a type without basic elements moves nothing */
+		return;
+	e = (MPI_Aint)first / per;
+	within = (MPI_Aint)first % per;
 	if (dt->contig && dt->nrruns == 1) {
 		size_t at = (size_t)dt->rruns[0].disp + first * (size_t)bt->extent;
 

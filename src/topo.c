@@ -492,6 +492,8 @@ API(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[],
 	(void)reorder;
 	if (!p)
 		return comm_err_invalid(comm_old, call);
+	if (p->remote)	/* before the exchange below (intercomm.c) */
+		return comm_err_inter(comm_old, call, "comm_old");
 	if (n < 0 || (n > 0 && (!sources || !degrees)) || !comm_dist_graph)
 		return err_comm(comm_old, call, MPI_ERR_ARG, n < 0 ? "n" : "sources",
 				"is invalid");
@@ -741,7 +743,7 @@ static int neighbor_exchange(const char *call, enum call_id id, const void *send
 		neighbors_free(c, &nb);
 		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
 	}
-	reqs = calloc((size_t)(nb.nin + nb.nout + 1), sizeof(*reqs));
+	reqs = calloc((size_t)nb.nin + (size_t)nb.nout + 1, sizeof(*reqs));
 	if (!reqs) {
 		neighbors_free(c, &nb);
 		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
