@@ -167,6 +167,8 @@ typedef struct MPI_Status {
 
 /* MPI_Comm_split_type */
 #define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_GUIDED 2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
 
 /* predefined attribute keyvals */
 #define MPI_TAG_UB 1

@@ -21,6 +21,7 @@
 #include "attr.h"
 #include "coll.h"
 #include "comm.h"
+#include "comm_hw.h"
 #include "info.h"
 #include "p2p.h"
 #include "progress.h"
@@ -388,13 +389,16 @@ API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info
 	if ((rc = comm_check("MPI_Comm_split_type", comm, &p, newcomm, "newcomm")) !=
 	    MPI_SUCCESS)
 		return rc;
-	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED &&
+	    split_type != MPI_COMM_TYPE_HW_GUIDED && split_type != MPI_COMM_TYPE_HW_UNGUIDED)
 		return err_comm(comm, "MPI_Comm_split_type", MPI_ERR_ARG, "split_type",
-				"%d is not MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED",
-				split_type);
+				"%d is not a split type", split_type);
 	if (info != MPI_INFO_NULL && !info_get(info))
 		return err_comm(comm, "MPI_Comm_split_type", MPI_ERR_INFO, "info",
 				"0x%x is not a valid info object", (unsigned)info);
+	/* the hardware split types: comm_hw.c */
+	if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED)
+		return comm_hw_split_type(comm, p, split_type, key, info_get(info), newcomm);
 	rc = comm_split_do(p, CALL_COMM_CREATE, split_type == MPI_UNDEFINED ?
 			   MPI_UNDEFINED : 0, key, &c);
 	if (rc != MPI_SUCCESS)

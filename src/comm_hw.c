@@ -1,0 +1,179 @@
+/*
+ * MPI_Comm_split_type with the hardware split types of MPI-4.0, from where
+ * each process may really run (sched_getaffinity) and hwloc's topology:
+ *
+ *  - MPI_COMM_TYPE_HW_GUIDED: the info key mpi_hw_resource_type names an
+ *    hwloc object type ("Package", "NUMANode", "L3Cache", "Core", ...; or
+ *    "mpi_shared_memory", the same as MPI_COMM_TYPE_SHARED); the processes
+ *    restricted to the same object of that type form a communicator.  A
+ *    process whose CPUs span several such objects, or that names no type
+ *    we know (or gives no info), gets MPI_COMM_NULL.
+ *  - MPI_COMM_TYPE_HW_UNGUIDED: the first level of the hierarchy, from the
+ *    top, at which the processes fall into more than one object: each
+ *    object's processes form a communicator, a strict subset of comm.
+ *    Processes spanning several objects of that level, and all of them when
+ *    no level splits comm, get MPI_COMM_NULL.
+ * Each new communicator's info has mpi_hw_resource_type set to its type.
+ * hwloc reads the topology once per process, on the first such split.
+ */
+#include <errno.h>
+#include <hwloc.h>
+#include <hwloc/glibc-sched.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "coll.h"
+#include "comm.h"
+#include "comm_hw.h"
+#include "datatype.h"
+#include "errhandler.h"
+#include "info.h"
+
+#define HW_SHARED_MEMORY "mpi_shared_memory"
+
+/* The levels HW_UNGUIDED tries, from the top. */
+static const hwloc_obj_type_t hw_levels[] = {
+	HWLOC_OBJ_PACKAGE, HWLOC_OBJ_NUMANODE, HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE,
+	HWLOC_OBJ_L1CACHE, HWLOC_OBJ_CORE, HWLOC_OBJ_PU,
+};
+
+#define HW_NLEVELS ((int)(sizeof(hw_levels) / sizeof(hw_levels[0])))
+
+static hwloc_topology_t hw_topo;
+
+static int hw_topology(void)
+{
+	if (hw_topo)
+		return 0;
+	if (hwloc_topology_init(&hw_topo) < 0)
+		return -ENOMEM;
+	if (hwloc_topology_load(hw_topo) < 0) {
+		hwloc_topology_destroy(hw_topo);
+		hw_topo = NULL;
+		return -EIO;
+	}
+	return 0;
+}
+
+/* The logical index of the object of type t that holds every CPU of set,
+ * or MPI_UNDEFINED when set spans several (or none holds it). */
+static int hw_color(hwloc_const_cpuset_t set, hwloc_obj_type_t t)
+{
+	hwloc_obj_t o = NULL;
+
+	while ((o = hwloc_get_next_obj_by_type(hw_topo, t, o))) {
+		if (o->cpuset && !hwloc_bitmap_iszero(o->cpuset) &&
+		    hwloc_bitmap_isincluded(set, o->cpuset))
+			return (int)o->logical_index;
+	}
+	return MPI_UNDEFINED;
+}
+
+/* This process's color at each level, from its affinity mask. */
+static int hw_colors(int colors[HW_NLEVELS])
+{
+	hwloc_bitmap_t set;
+	cpu_set_t mask;
+	int rc;
+
+	if (sched_getaffinity(0, sizeof(mask), &mask) < 0)
+		return -errno;
+	rc = hw_topology();
+	if (rc < 0)
+		return rc;
+	set = hwloc_bitmap_alloc();
+	if (!set)
+		return -ENOMEM;
+	hwloc_cpuset_from_glibc_sched_affinity(hw_topo, set, &mask, sizeof(mask));
+	for (int l = 0; l < HW_NLEVELS; l++)
+		colors[l] = hw_color(set, hw_levels[l]);
+	hwloc_bitmap_free(set);
+	return 0;
+}
+
+/* HW_UNGUIDED: the first level where some process has an object and not
+ * every process has the same one; -1 when no level splits comm. */
+static int hw_unguided_level(const int *all, int size)
+{
+	for (int l = 0; l < HW_NLEVELS; l++) {
+		int some = 0, same = 1;
+
+		for (int r = 0; r < size; r++) {
+			some |= all[r * HW_NLEVELS + l] != MPI_UNDEFINED;
+			same &= all[r * HW_NLEVELS + l] == all[l];
+		}
+		if (some && !same)
+			return l;
+	}
+	return -1;
+}
+
+/* The level an mpi_hw_resource_type value names, -1 for unknown ones, or
+ * HW_NLEVELS for mpi_shared_memory (the whole job, like SHARED). */
+static int hw_guided_level(const struct info *info)
+{
+	const char *v = info ? info_lookup(info, "mpi_hw_resource_type") : NULL;
+	hwloc_obj_type_t t;
+
+	if (!v)
+		return -1;
+	if (strcmp(v, HW_SHARED_MEMORY) == 0)
+		return HW_NLEVELS;
+	if (hwloc_type_sscanf(v, &t, NULL, 0) < 0)
+		return -1;
+	for (int l = 0; l < HW_NLEVELS; l++) {
+		if (hw_levels[l] == t)
+			return l;
+	}
+	return -1;
+}
+
+/* Give c the info key naming its type. */
+static int hw_name_comm(struct comm *c, const char *type)
+{
+	if (!c->info && !(c->info = info_dup_internal(&(struct info){ 0 })))
+		return MPI_ERR_NO_MEM;
+	return info_put(c->info, "mpi_hw_resource_type", type) < 0 ? MPI_ERR_NO_MEM :
+	       MPI_SUCCESS;
+}
+
+int comm_hw_split_type(MPI_Comm comm, struct comm *p, int split_type, int key,
+		       const struct info *info, MPI_Comm *newcomm)
+{
+	static const char *const call = "MPI_Comm_split_type";
+	int mine[HW_NLEVELS], level, color, rc;
+	const char *type = HW_SHARED_MEMORY;
+	struct comm *c = NULL;
+	char *all;
+
+	if (hw_colors(mine) < 0)
+		return err_comm(comm, call, MPI_ERR_OTHER, NULL,
+				"cannot read this process's binding or the topology");
+	if (split_type == MPI_COMM_TYPE_HW_GUIDED) {
+		level = hw_guided_level(info);
+		color = level < 0 ? MPI_UNDEFINED : level == HW_NLEVELS ? 0 : mine[level];
+	} else {
+		/* every member must choose the same level */
+		all = coll_allgather_packed(p, CALL_COMM_CREATE, mine, HW_NLEVELS,
+					    dt_get(MPI_INT), sizeof(mine));
+		if (!all)
+			return err_comm(comm, call, MPI_ERR_NO_MEM, NULL,
+					"out of memory");
+		level = hw_unguided_level((const int *)(void *)all, p->size);
+		free(all);
+		color = level < 0 ? MPI_UNDEFINED : mine[level];
+	}
+	if (level >= 0 && level < HW_NLEVELS)
+		type = hwloc_obj_type_string(hw_levels[level]);
+	rc = comm_split_internal(p, CALL_COMM_CREATE, color, key, &c);
+	if (rc == MPI_SUCCESS && c)
+		rc = hw_name_comm(c, type);
+	if (rc != MPI_SUCCESS) {
+		if (c)
+			comm_unref(c);
+		return err_comm(comm, call, rc, NULL, "cannot create the communicator");
+	}
+	return comm_out(p, c, newcomm, 0);
+}
