@@ -7,7 +7,8 @@
 #   make install    PREFIX=/usr/local (DESTDIR honoured)
 #
 # Knobs: CC, CFLAGS, LDFLAGS, PREFIX, V=1 (show commands),
-#        SANITIZE=1 (address,undefined) or SANITIZE=<list> (built in build-san/).
+#        SANITIZE=1 (address,undefined) or SANITIZE=<list> (built in build-san/),
+#        VALGRIND=1 (make check runs the unit suites under memcheck).
 
 PREFIX ?= /usr/local
 CFLAGS ?= -O2 -g
@@ -174,6 +175,19 @@ lint:
 	$(Q)tools/deps lint
 	$(Q)tools/lint -- -std=c11 -D_GNU_SOURCE -DSHMPI_VERSION=\"$(VERSION)\" -Iinclude \
 		$(call pkg_cflags,liburing)
+
+# make check VALGRIND=1   the unit suites under valgrind's memcheck (tests/memcheck)
+VALGRIND ?=
+ifeq ($(VALGRIND),1)
+ifneq ($(SANITIZE),)
+$(error VALGRIND=1 and SANITIZE= do not mix: valgrind cannot run sanitized programs)
+endif
+export SHMPI_VALGRIND := 1
+.PHONY: deps-valgrind
+check: deps-valgrind
+deps-valgrind:
+	$(Q)tools/deps valgrind
+endif
 # ---- end of issue 11 block -------------------------------------------------
 
 -include $(shell find $(OBJDIR) $(BUILD)/tests $(BUILD)/examples -name '*.d' 2>/dev/null)
