@@ -170,6 +170,39 @@ typedef struct MPI_Status {
 #define MPI_COMM_TYPE_HW_GUIDED 2
 #define MPI_COMM_TYPE_HW_UNGUIDED 3
 
+/* the tool information interface: control variables */
+typedef struct MPI_T_enum_s *MPI_T_enum;
+typedef struct MPI_T_cvar_handle_s *MPI_T_cvar_handle;
+#define MPI_T_ENUM_NULL ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL ((MPI_T_cvar_handle)0)
+#define MPI_T_VERBOSITY_USER_BASIC 0
+#define MPI_T_VERBOSITY_USER_DETAIL 1
+#define MPI_T_VERBOSITY_USER_ALL 2
+#define MPI_T_VERBOSITY_TUNER_BASIC 3
+#define MPI_T_VERBOSITY_TUNER_DETAIL 4
+#define MPI_T_VERBOSITY_TUNER_ALL 5
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 6
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 7
+#define MPI_T_VERBOSITY_MPIDEV_ALL 8
+#define MPI_T_BIND_NO_OBJECT 0
+#define MPI_T_BIND_MPI_COMM 1
+#define MPI_T_BIND_MPI_DATATYPE 2
+#define MPI_T_BIND_MPI_ERRHANDLER 3
+#define MPI_T_BIND_MPI_FILE 4
+#define MPI_T_BIND_MPI_GROUP 5
+#define MPI_T_BIND_MPI_OP 6
+#define MPI_T_BIND_MPI_REQUEST 7
+#define MPI_T_BIND_MPI_WIN 8
+#define MPI_T_BIND_MPI_MESSAGE 9
+#define MPI_T_BIND_MPI_INFO 10
+#define MPI_T_SCOPE_CONSTANT 0
+#define MPI_T_SCOPE_READONLY 1
+#define MPI_T_SCOPE_LOCAL 2
+#define MPI_T_SCOPE_GROUP 3
+#define MPI_T_SCOPE_GROUP_EQ 4
+#define MPI_T_SCOPE_ALL 5
+#define MPI_T_SCOPE_ALL_EQ 6
+
 /* predefined attribute keyvals */
 #define MPI_TAG_UB 1
 #define MPI_HOST 2
@@ -573,6 +606,17 @@ SHMPI_DECLARE(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandle
 SHMPI_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
 SHMPI_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
 SHMPI_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler))
+
+/* the tool information interface: control variables */
+SHMPI_DECLARE(int, T_init_thread, (int required, int *provided))
+SHMPI_DECLARE(int, T_finalize, (void))
+SHMPI_DECLARE(int, T_cvar_get_num, (int *num_cvar))
+SHMPI_DECLARE(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope))
+SHMPI_DECLARE(int, T_cvar_get_index, (const char *name, int *cvar_index))
+SHMPI_DECLARE(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count))
+SHMPI_DECLARE(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle))
+SHMPI_DECLARE(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf))
+SHMPI_DECLARE(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf))
 
 #undef SHMPI_DECLARE
 

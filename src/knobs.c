@@ -14,14 +14,14 @@ int knobs_load(int *bad)
 	if (knobs_loaded)
 		return 0;
 	for (int k = 0; k < SHM_KNOB_COUNT; k++) {
-		/* shmrun's and shmcc's knobs are theirs to check */
-		if (!(shm_knobs[k].where & SHM_KNOB_RANKS)) {
-			v[k] = 0;
-			shm_knob_parse((enum shm_knob_id)k, shm_knobs[k].def, &v[k]);
-		} else if (shm_knob_get((enum shm_knob_id)k, &v[k]) < 0) {
+		if (shm_knob_get((enum shm_knob_id)k, &v[k]) == 0)
+			continue;
+		if (shm_knobs[k].where & SHM_KNOB_RANKS) {
 			*bad = k;
 			return -EINVAL;
 		}
+		/* shmrun's and shmcc's knobs are theirs to check */
+		shm_knob_parse((enum shm_knob_id)k, shm_knobs[k].def, &v[k]);
 	}
 	for (int k = 0; k < SHM_KNOB_COUNT; k++)
 		knobs_val[k] = v[k];

@@ -1,0 +1,202 @@
+/*
+ * The MPI_T control variables: one per knob, readable before MPI_Init and
+ * after it, the writable ones changing the library at once.
+ *   mpit_cvars    rank 0 prints "cvar NAME int|char rw|ro VALUE" for every
+ *                 variable; at 2 ranks they then check the effects below
+ * Effects: a blocked MPI_Barrier that waits 30 ms for a late peer sleeps on a
+ * futex (a voluntary context switch of this thread) when its spin count is
+ * 0, and, in some round of three, never sleeps when it is 10^9; which of the
+ * two spin counts applies follows SHMPI_OVERSUBSCRIBED.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "testutil.h"
+
+static int cvar_index(const char *name)
+{
+	int i;
+
+	CHECK_MPI(MPI_T_cvar_get_index(name, &i));
+	return i;
+}
+
+static MPI_T_cvar_handle cvar_handle(const char *name, int *count)
+{
+	MPI_T_cvar_handle h;
+
+	CHECK_MPI(MPI_T_cvar_handle_alloc(cvar_index(name), NULL, &h, count));
+	return h;
+}
+
+static void write_int(const char *name, int v)
+{
+	int count, got;
+	MPI_T_cvar_handle h = cvar_handle(name, &count);
+
+	CHECK(count == 1);
+	CHECK_MPI(MPI_T_cvar_write(h, &v));
+	CHECK_MPI(MPI_T_cvar_read(h, &got));
+	CHECK(got == v);
+	CHECK_MPI(MPI_T_cvar_handle_free(&h));
+	CHECK(h == MPI_T_CVAR_HANDLE_NULL);
+}
+
+static void write_str(const char *name, const char *v)
+{
+	char got[1024];
+	int count;
+	MPI_T_cvar_handle h = cvar_handle(name, &count);
+
+	CHECK(count > 1 && count <= (int)sizeof(got));
+	CHECK_MPI(MPI_T_cvar_write(h, v));
+	CHECK_MPI(MPI_T_cvar_read(h, got));
+	CHECK(strcmp(got, v) == 0);
+	CHECK_MPI(MPI_T_cvar_handle_free(&h));
+}
+
+/* Every variable: its info, index and value. */
+static void list_all(void)
+{
+	int n;
+
+	CHECK_MPI(MPI_T_cvar_get_num(&n));
+	for (int i = 0; i < n; i++) {
+		char name[64], desc[512], value[1024];
+		int name_len = 0, desc_len = sizeof(desc), verb, bind, scope, count;
+		MPI_Datatype dt;
+		MPI_T_enum en;
+		MPI_T_cvar_handle h;
+
+		/* no buffer: the length needed, NUL included */
+		CHECK_MPI(MPI_T_cvar_get_info(i, NULL, &name_len, NULL, NULL, NULL, NULL,
+					      NULL, NULL, NULL));
+		CHECK(name_len > 1 && name_len <= (int)sizeof(name));
+		CHECK_MPI(MPI_T_cvar_get_info(i, name, &name_len, &verb, &dt, &en, desc,
+					      &desc_len, &bind, &scope));
+		CHECK((int)strlen(name) + 1 == name_len && strlen(desc) > 10);
+		CHECK(en == MPI_T_ENUM_NULL && bind == MPI_T_BIND_NO_OBJECT);
+		CHECK(scope == MPI_T_SCOPE_LOCAL || scope == MPI_T_SCOPE_READONLY);
+		CHECK(cvar_index(name) == i);
+		CHECK_MPI(MPI_T_cvar_handle_alloc(i, NULL, &h, &count));
+		CHECK_MPI(MPI_T_cvar_read(h, value));
+		if (dt == MPI_INT)
+			snprintf(value, sizeof(value), "%d", *(int *)(void *)value);
+		else
+			CHECK(dt == MPI_CHAR && count > 1);
+		if (tu_rank <= 0)
+			printf("cvar %s %s %s %s\n", name, dt == MPI_INT ? "int" : "char",
+			       scope == MPI_T_SCOPE_LOCAL ? "rw" : "ro", value);
+		CHECK_MPI(MPI_T_cvar_handle_free(&h));
+	}
+}
+
+static void errors(void)
+{
+	MPI_T_cvar_handle h, stale;
+	int count, i, v = -1;
+
+	CHECK(MPI_T_cvar_get_index("SHMPI_NO_SUCH", &i) == MPI_T_ERR_INVALID_NAME);
+	CHECK(MPI_T_cvar_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+				  NULL) == MPI_T_ERR_INVALID_INDEX);
+	CHECK(MPI_T_cvar_handle_alloc(1 << 20, NULL, &h, &count) == MPI_T_ERR_INVALID_INDEX);
+	h = cvar_handle("SHMPI_PROGRESS", &count);
+	CHECK(MPI_T_cvar_write(h, "strong") == MPI_T_ERR_CVAR_SET_NEVER);
+	CHECK_MPI(MPI_T_cvar_handle_free(&h));
+	h = cvar_handle("SHMPI_SPINS", &count);
+	CHECK_MPI(MPI_T_cvar_read(h, &i));
+	CHECK(MPI_T_cvar_write(h, &v) == MPI_T_ERR_INVALID);
+	CHECK_MPI(MPI_T_cvar_read(h, &v));
+	CHECK(v == i);
+	stale = h;
+	CHECK_MPI(MPI_T_cvar_handle_free(&h));
+	CHECK(MPI_T_cvar_read(stale, &v) == MPI_T_ERR_INVALID_HANDLE);
+	h = cvar_handle("SHMPI_NUMA", &count);
+	CHECK(MPI_T_cvar_write(h, "far") == MPI_T_ERR_INVALID);
+	CHECK_MPI(MPI_T_cvar_handle_free(&h));
+}
+
+static long voluntary_switches(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	return ru.ru_nvcsw;
+}
+
+/* Rank 0 waits in a barrier that rank 1 reaches 30 ms late: how many times
+ * did rank 0's thread give up the CPU? */
+static long barrier_sleeps(void)
+{
+	long before;
+
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (tu_rank != 0) {
+		tu_sleep_ms(30);
+		MPI_Barrier(MPI_COMM_WORLD);
+		return 0;
+	}
+	before = voluntary_switches();
+	MPI_Barrier(MPI_COMM_WORLD);
+	return voluntary_switches() - before;
+}
+
+/* Whether rank 0 slept in every round (1) or stayed awake in some (0). */
+static int always_sleeps(void)
+{
+	int all = 1;
+
+	for (int round = 0; round < 3; round++)
+		all &= barrier_sleeps() > 0;
+	MPI_Bcast(&all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return all;
+}
+
+static void effects(void)
+{
+	write_int("SHMPI_SPINS", 0);
+	write_str("SHMPI_OVERSUBSCRIBED", "no");
+	CHECK(always_sleeps());
+	write_int("SHMPI_SPINS", 1000000000);
+	CHECK(!always_sleeps());
+	write_int("SHMPI_SPINS_OVERSUBSCRIBED", 0);
+	write_str("SHMPI_OVERSUBSCRIBED", "yes");
+	CHECK(always_sleeps());
+	write_str("SHMPI_OVERSUBSCRIBED", "no");
+	CHECK(!always_sleeps());
+	write_str("SHMPI_OVERSUBSCRIBED", "auto");
+	write_int("SHMPI_SPINS", 4000);
+}
+
+int main(int argc, char **argv)
+{
+	int provided, n, count;
+	MPI_T_cvar_handle h;
+
+	/* before MPI_T_init_thread nothing works; before MPI_Init everything */
+	CHECK(MPI_T_cvar_get_num(&n) == MPI_T_ERR_NOT_INITIALIZED);
+	CHECK(MPI_T_finalize() == MPI_T_ERR_NOT_INITIALIZED);
+	CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
+	CHECK(provided == MPI_THREAD_SINGLE);
+	CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));	/* nests */
+	write_int("SHMPI_SPINS_OVERSUBSCRIBED", 7);	/* kept by MPI_Init */
+	h = cvar_handle("SHMPI_SPINS_OVERSUBSCRIBED", &count);
+	tu_init(&argc, &argv);
+	CHECK_MPI(MPI_T_cvar_read(h, &n));
+	CHECK(n == 7);
+	CHECK_MPI(MPI_T_cvar_handle_free(&h));
+	list_all();
+	errors();
+	MPI_Comm_size(MPI_COMM_WORLD, &n);
+	if (n == 2)
+		effects();
+	MPI_Finalize();
+	/* and after MPI_Finalize */
+	CHECK_MPI(MPI_T_cvar_get_num(&n));
+	CHECK_MPI(MPI_T_finalize());
+	CHECK_MPI(MPI_T_cvar_get_num(&n));
+	CHECK_MPI(MPI_T_finalize());
+	CHECK(MPI_T_cvar_get_num(&n) == MPI_T_ERR_NOT_INITIALIZED);
+	return 0;
+}

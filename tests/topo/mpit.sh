@@ -1,0 +1,27 @@
+# MPI_T control variables: one per knob of shm/knob.c, read before and after
+# MPI_Init, the writable ones written and their effect seen (spin counts:
+# whether a blocked barrier sleeps; see tests/progs/mpit_cvars.c), the rest
+# refused; values follow the environment.
+. "$SHMPI_TOP/tests/lib.sh"
+
+knobs=$(sed -n 's/^[[:space:]]*"\([A-Z_]*\)", SHM_KNOB_[A-Z]*, .*/\1/p' "$SHMPI_TOP/shm/knob.c")
+
+run_job "$TMP/out" "$TMP/err" -- -n 2 --timeout 120 "$PROGS/mpit_cvars"
+expect_eq "mpit_cvars: status ($(cat "$TMP/err"))" "$rc" 0
+for k in $knobs; do
+	grep -q "^cvar $k " "$TMP/out" || fail "no control variable for $k"
+done
+expect_eq "one variable per knob" "$(grep -c '^cvar ' "$TMP/out")" "$(echo "$knobs" | wc -l)"
+expect_eq "writable ones" "$(grep '^cvar [A-Z_]* [a-z]* rw ' "$TMP/out" | cut -d' ' -f2 | tr '\n' ' ')" \
+	"SHMPI_SPINS SHMPI_SPINS_OVERSUBSCRIBED SHMPI_OVERSUBSCRIBED SHMPI_NUMA "
+expect_match "defaults" "$(tr '\n' ' ' <"$TMP/out")" \
+	"cvar SHMPI_PROGRESS char ro weak cvar SHMPI_SPINS int rw 4000 cvar SHMPI_SPINS_OVERSUBSCRIBED int rw 7 cvar SHMPI_OVERSUBSCRIBED char rw auto cvar SHMPI_NUMA char rw owner"
+
+run_job "$TMP/out" "$TMP/err" -- -n 3 --timeout 120 -x SHMPI_SPINS=123 \
+	-x SHMPI_PROGRESS=strong -x SHMPI_NUMA=interleave --bind-to none "$PROGS/mpit_cvars"
+expect_eq "mpit_cvars -n 3: status ($(cat "$TMP/err"))" "$rc" 0
+for v in "SHMPI_SPINS int rw 123" "SHMPI_PROGRESS char ro strong" \
+	 "SHMPI_NUMA char rw interleave" "SHMPI_BIND_TO char ro none"; do
+	grep -q "^cvar $v\$" "$TMP/out" || fail "want 'cvar $v' in: $(cat "$TMP/out")"
+done
+exit 0
