@@ -15,6 +15,7 @@
 #include "errhandler.h"
 #include "info.h"
 #include "mem.h"
+#include "place.h"
 #include "runtime.h"
 
 struct mem_block {
@@ -148,6 +149,7 @@ API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
 		return err_comm(MPI_COMM_WORLD, "MPI_Alloc_mem", MPI_ERR_NO_MEM, "size",
 				"%ld bytes of shared memory: %s", (long)size, strerror(-rc));
 	}
+	place_portion(b->seg.base, bytes, info_get(info));	/* this rank's NUMA node */
 	b->size = (size_t)size;
 	b->next = mem_blocks;
 	mem_blocks = b;

@@ -22,6 +22,7 @@
 #include "errhandler.h"
 #include "info.h"
 #include "mem.h"
+#include "place.h"
 #include "runtime.h"
 #include "win.h"
 
@@ -264,6 +265,8 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 		t->ops = &win_ops_direct;
 		if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) {
 			t->base = (char *)w->shm + w->shm->data_off + off[r];
+			if (r == w->rank)	/* on this rank's NUMA node (place.c) */
+				place_portion(t->base, (size_t)t->size, info);
 		} else if (flavor == MPI_WIN_FLAVOR_CREATE && r == w->rank) {
 			t->base = base;
 		} else if (flavor == MPI_WIN_FLAVOR_CREATE && all[r].size > 0) {
