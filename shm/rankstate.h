@@ -50,6 +50,8 @@ enum wait_kind {
 	WAIT_WIN_POST,		/* MPI_Win_start: a target's post */
 	WAIT_WIN_COMPLETE,	/* MPI_Win_wait: the origins' completes */
 	WAIT_WIN_LOCK,		/* a passive-target lock on a target */
+	WAIT_RMA_TARGET,	/* RMA on private memory: operations that only
+				 * the target's (peer's) engine can apply */
 	WAIT_KIND_COUNT
 };
 
@@ -66,7 +68,7 @@ enum call_id {
 	CALL_REDUCE_SCATTER, CALL_SCAN, CALL_EXSCAN, CALL_COMM_CREATE,
 	CALL_WIN_CREATE, CALL_WIN_FREE, CALL_WIN_FENCE, CALL_WIN_START,
 	CALL_WIN_COMPLETE, CALL_WIN_WAIT, CALL_WIN_LOCK, CALL_WIN_LOCK_ALL,
-	CALL_WIN_UNLOCK,
+	CALL_WIN_UNLOCK, CALL_WIN_UNLOCK_ALL, CALL_WIN_FLUSH,
 	CALL_COUNT
 };
 
@@ -124,6 +126,8 @@ static inline const char *shm_rank_call_name(uint32_t call)
 		[CALL_WIN_LOCK] = "MPI_Win_lock",
 		[CALL_WIN_LOCK_ALL] = "MPI_Win_lock_all",
 		[CALL_WIN_UNLOCK] = "MPI_Win_unlock",
+		[CALL_WIN_UNLOCK_ALL] = "MPI_Win_unlock_all",
+		[CALL_WIN_FLUSH] = "MPI_Win_flush",
 	};
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == CALL_COUNT,
@@ -153,6 +157,7 @@ static inline const char *shm_rank_wait_what(uint32_t kind)
 		[WAIT_WIN_POST] = "the MPI_Win_post",
 		[WAIT_WIN_COMPLETE] = "the MPI_Win_complete",
 		[WAIT_WIN_LOCK] = "a lock",
+		[WAIT_RMA_TARGET] = "its RMA operations to be applied",
 	};
 
 	_Static_assert(sizeof(what) / sizeof(what[0]) == WAIT_KIND_COUNT,
@@ -173,6 +178,7 @@ static inline const char *shm_rank_wait_prep(uint32_t kind)
 		[WAIT_WIN_POST] = "of",
 		[WAIT_WIN_COMPLETE] = "of",
 		[WAIT_WIN_LOCK] = "on",
+		[WAIT_RMA_TARGET] = "by",
 	};
 
 	return kind < WAIT_KIND_COUNT ? prep[kind] : NULL;

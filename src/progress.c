@@ -55,10 +55,13 @@
 #include "runtime.h"
 #include "state.h"
 
-/* Control packets that found no room and wait for it, per peer. */
+/* Control packets (and their payload) that found no room and wait for it,
+ * per peer. */
 struct ctl_pkt {
-	struct pkt pkt;
 	struct ctl_pkt *next;
+	uint32_t len;		/* payload bytes */
+	struct pkt pkt;
+	char data[];
 };
 
 /* An unmatched incoming message: a copied EAGER one, or an RTS. */
@@ -77,6 +80,7 @@ struct peer_out {
 	struct ctl_pkt *ctl_head, *ctl_tail;
 	struct req_list queued;	/* sends whose header is not out yet */
 	struct req_list data;	/* rendezvous sends pushing data */
+	struct progress_stream *st_head, *st_tail;	/* later layers' streams */
 	uint32_t need;		/* bytes of the record that found no room */
 	int blocked;		/* the ring was full: wait for room */
 	int active;		/* on eng.active */
@@ -101,6 +105,7 @@ static struct {
 	struct request *zombies;	/* released by the application thread */
 	const void *wait_arg;	/* what the application thread waits on, or NULL */
 	uint32_t owes_published;	/* the last eng.nactive stored in the state */
+	uint64_t commits;	/* records committed through progress_commit() */
 } eng;
 
 static __thread int eng_in_thread;
@@ -179,6 +184,11 @@ static void peer_activate(int dst)
 	}
 }
 
+static int peer_has_work(const struct peer_out *o)
+{
+	return o->ctl_head || o->queued.head || o->data.head || o->st_head;
+}
+
 /* After a pass: to how many peers the engine owes records (eng.active may
  * still list peers it owes nothing until push_all() compacts it), stored
  * only when that changed. */
@@ -189,7 +199,7 @@ static void owes_publish(void)
 	for (int i = 0; i < eng.nactive; i++) {
 		const struct peer_out *o = &eng.out[eng.active[i]];
 
-		owes += o->ctl_head || o->queued.head || o->data.head;
+		owes += peer_has_work(o);
 	}
 	if (eng.owes_published != owes) {
 		eng.owes_published = owes;
@@ -290,25 +300,32 @@ static void peer_block(int dst, uint32_t len)
 	shm_ring_set_waiting(ring_to(dst));
 }
 
-static void send_ctl(int dst, const struct pkt *pkt)
+static void send_ctl_payload(int dst, const struct pkt *pkt, const void *payload,
+			     uint32_t len)
 {
 	struct peer_out *o = &eng.out[dst];
+	uint32_t rlen = (uint32_t)sizeof(*pkt) + len;
 	struct ctl_pkt *c;
-	void *rec;
+	char *rec;
 
-	if (!o->ctl_head && (rec = shm_ring_reserve(ring_to(dst), sizeof(*pkt)))) {
+	if (!o->ctl_head && (rec = shm_ring_reserve(ring_to(dst), rlen))) {
 		memcpy(rec, pkt, sizeof(*pkt));
+		if (len)
+			memcpy(rec + sizeof(*pkt), payload, len);
 		shm_ring_commit(ring_to(dst), rec);
 		progress_wake_rank(dst);
 		return;
 	}
-	c = malloc(sizeof(*c));
+	c = malloc(sizeof(*c) + len);
 	if (!c) {
 		fprintf(stderr, "shmpi: rank %d: out of memory in the progress engine\n",
 			eng.me);
 		runtime_abort_job(MPI_ERR_NO_MEM);
 	}
 	c->pkt = *pkt;
+	c->len = len;
+	if (len)
+		memcpy(c->data, payload, len);
 	c->next = NULL;
 	if (o->ctl_tail)
 		o->ctl_tail->next = c;
@@ -316,6 +333,40 @@ static void send_ctl(int dst, const struct pkt *pkt)
 		o->ctl_head = c;
 	o->ctl_tail = c;
 	peer_activate(dst);
+}
+
+static void send_ctl(int dst, const struct pkt *pkt)
+{
+	send_ctl_payload(dst, pkt, NULL, 0);
+}
+
+void progress_send_ctl(int dst, const struct pkt *pkt, const void *payload,
+		       uint32_t len)
+{
+	progress_lock();
+	send_ctl_payload(dst, pkt, payload, len);
+	owes_publish();
+	progress_unlock();
+}
+
+uint32_t progress_record_max(void)
+{
+	return eng.chunk + (uint32_t)sizeof(struct pkt);
+}
+
+void *progress_reserve(int dst, uint32_t len)
+{
+	void *rec = shm_ring_reserve(ring_to(dst), len);
+
+	if (!rec)
+		peer_block(dst, len);
+	return rec;
+}
+
+void progress_commit(int dst, void *rec)
+{
+	shm_ring_commit(ring_to(dst), rec);
+	eng.commits++;
 }
 
 static void send_finish(struct request *r)
@@ -399,19 +450,36 @@ static int push_peer(int dst)
 	o->blocked = 0;
 	while (o->ctl_head) {
 		struct ctl_pkt *c = o->ctl_head;
-		void *rec = shm_ring_reserve(ring, sizeof(c->pkt));
+		uint32_t len = (uint32_t)sizeof(c->pkt) + c->len;
+		char *rec = shm_ring_reserve(ring, len);
 
 		if (!rec) {
-			peer_block(dst, sizeof(c->pkt));
+			peer_block(dst, len);
 			goto out;
 		}
 		memcpy(rec, &c->pkt, sizeof(c->pkt));
+		if (c->len)
+			memcpy(rec + sizeof(c->pkt), c->data, c->len);
 		shm_ring_commit(ring, rec);
 		o->ctl_head = c->next;
 		if (!o->ctl_head)
 			o->ctl_tail = NULL;
 		free(c);
 		pushed++;
+	}
+	while (o->st_head) {
+		struct progress_stream *st = o->st_head;
+		uint64_t before = eng.commits;
+		int done = st->push(st, dst);
+
+		pushed += (int)(eng.commits - before);
+		if (!done)
+			goto out;
+		o->st_head = st->next;
+		if (!o->st_head)
+			o->st_tail = NULL;
+		if (st->done)
+			st->done(st);
 	}
 	while (o->queued.head) {
 		if (!push_header(dst, o->queued.head))
@@ -442,7 +510,7 @@ static int push_all(void)
 		/* a blocked peer is retried only once its ring has room */
 		if (!o->blocked || shm_ring_fits(ring_to(dst), o->need))
 			pushed += push_peer(dst);
-		if (o->ctl_head || o->queued.head || o->data.head)
+		if (peer_has_work(o))
 			eng.active[keep++] = dst;
 		else
 			o->active = 0;
@@ -464,6 +532,25 @@ void progress_send_start(struct request *r)
 	/* the header (and small data) leaves now unless others are ahead */
 	if (o->queued.head == r && !o->ctl_head && !o->blocked)
 		push_peer(r->peer_world);
+	owes_publish();
+	progress_unlock();
+}
+
+void progress_stream_add(int dst, struct progress_stream *st)
+{
+	struct peer_out *o = &eng.out[dst];
+
+	progress_lock();
+	st->next = NULL;
+	if (o->st_tail)
+		o->st_tail->next = st;
+	else
+		o->st_head = st;
+	o->st_tail = st;
+	peer_activate(dst);
+	/* it leaves now unless others are ahead of it */
+	if (o->st_head == st && !o->ctl_head && !o->blocked)
+		push_peer(dst);
 	owes_publish();
 	progress_unlock();
 }

@@ -96,4 +96,30 @@ typedef void (*progress_handler_t)(int src, const struct pkt *pkt,
 				   const void *payload, uint32_t len);
 void progress_register(enum pkt_type type, progress_handler_t fn);
 
+/*
+ * For later layers (private-memory RMA): records of their own on the
+ * channels.  A control packet with payload leaves at once or is copied and
+ * queued (no order with anything else).  A stream is pushed, in the order
+ * streams were added per peer, by its push(), which reserves records with
+ * progress_reserve() (NULL when the ring is full: the engine then retries
+ * the stream once room frees up) and commits them with progress_commit();
+ * push returns 1 when the stream is through, 0 when it must wait for room.
+ * done (if set) is called once the stream is through; it may free it.
+ * Everything here runs under the engine's lock.
+ */
+struct progress_stream {
+	struct progress_stream *next;
+	int (*push)(struct progress_stream *st, int dst);
+	void (*done)(struct progress_stream *st);
+};
+
+void progress_send_ctl(int dst, const struct pkt *pkt, const void *payload,
+		       uint32_t len);
+void progress_stream_add(int dst, struct progress_stream *st);
+void *progress_reserve(int dst, uint32_t len);
+void progress_commit(int dst, void *rec);
+
+/* The largest record the channels take (packet header included). */
+uint32_t progress_record_max(void);
+
 #endif

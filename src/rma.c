@@ -23,21 +23,6 @@
 #include "runtime.h"
 #include "win.h"
 
-/* One operation's checked arguments. */
-struct rma_args {
-	struct win *w;
-	int target;
-	const void *obuf;
-	MPI_Count ocount;
-	struct datatype *odt;
-	MPI_Aint tdisp;
-	MPI_Count tcount;
-	struct datatype *tdt;
-	char *taddr;
-	size_t bytes;
-	int noop;	/* MPI_PROC_NULL, or nothing to move */
-};
-
 int rma_access_ok(struct win *w, int target)
 {
 	if (rma_passive_ok(w, target))
@@ -115,7 +100,7 @@ static int rma_prepare(const char *call, MPI_Win win, const void *obuf, int ocou
 	if (!obuf && handle_is_builtin(otype))
 		return win_err(w, call, MPI_ERR_BUFFER, "origin_addr", "is NULL");
 	if (dt_span(a->tdt, tcount, &lo, &hi) < 0 ||
-	    win_target_addr(w, target, tdisp, lo, hi, &a->taddr) != MPI_SUCCESS)
+	    w->t[target].ops->locate(w, target, tdisp, lo, hi, a) != MPI_SUCCESS)
 		return win_err(w, call, MPI_ERR_RMA_RANGE, "target_disp",
 			       "%d x %s at displacement %ld leaves rank %d's window "
 			       "(%ld bytes, disp_unit %d)", tcount, a->tdt->name,
@@ -141,9 +126,10 @@ static inline char *rma_fast(struct win *w, int target, MPI_Aint disp, int ocoun
 {
 	char *addr;
 
+	/* the private path and dynamic windows have no base here */
 	if (otype != ttype || ocount != tcount || ocount <= 0 ||
 	    !handle_is_builtin(otype) || (unsigned)target >= (unsigned)w->size ||
-	    !(w->lock_all | w->locked[target]) || w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+	    !(w->lock_all | w->locked[target]) || !w->t[target].base)
 		return NULL;
 	*dt = dt_get(otype);
 	if (!*dt || !(*dt)->contig ||
@@ -183,11 +169,22 @@ static inline int rma_copy(const char *call, void *origin_addr, int origin_count
 			 target_rank, target_disp, target_count, target_datatype, &a);
 	if (rc != MPI_SUCCESS || a.noop)
 		return rc;
+	return a.w->t[a.target].ops->copy(&a, origin_addr, to_target);
+}
+
+static int direct_copy(struct rma_args *a, void *obuf, int to_target)
+{
 	if (to_target)
-		dt_copy(origin_addr, a.odt, a.taddr, a.tdt, a.bytes);
+		dt_copy(obuf, a->odt, a->taddr, a->tdt, a->bytes);
 	else
-		dt_copy(a.taddr, a.tdt, origin_addr, a.odt, a.bytes);
+		dt_copy(a->taddr, a->tdt, obuf, a->odt, a->bytes);
 	return MPI_SUCCESS;
+}
+
+static int direct_locate(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
+			 MPI_Aint hi, struct rma_args *a)
+{
+	return win_target_addr(w, target, disp, lo, hi, &a->taddr);
 }
 
 API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
@@ -212,38 +209,47 @@ API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype
 
 /*
  * Accumulate (origin) into the target with op; old values go to (result,
- * rcount, rdt) unless result_dt is NULL.  The caller has prepared a.
+ * rcount, rdt) unless rdt is NULL.  The caller has prepared a; this checks
+ * the rest and hands over to the target's path.
  */
 static int rma_acc(const char *call, struct rma_args *a, MPI_Op op_h, void *result,
 		   MPI_Count rcount, struct datatype *rdt)
 {
 	struct win *w = a->w;
-	struct datatype *bt;
-	struct rma_acc acc = { .w = w, .target = a->target };
-	MPI_Aint per_o;
-	size_t n, bw, k = 0;
-	char *in = NULL, *old = NULL;
-	const char *src;
-	struct op *op = op_get(op_h);
-	int rc = MPI_SUCCESS;
+	struct rma_accargs x = { .op_h = op_h, .op = op_get(op_h), .result = result,
+				 .rcount = rcount, .rdt = rdt };
+	struct rma_acc acc;
 
-	if (!op || !op_is_builtin(op))
-		return win_err(w, call, MPI_ERR_OP, "op", !op ? "0x%x is not a valid op" :
+	if (!x.op || !op_is_builtin(x.op))
+		return win_err(w, call, MPI_ERR_OP, "op", !x.op ? "0x%x is not a valid op" :
 			       "user ops are not allowed in RMA (op 0x%x)", (unsigned)op_h);
 	if (a->odt->basic == MPI_DATATYPE_NULL || a->odt->basic != a->tdt->basic ||
 	    (rdt && rdt->basic != a->tdt->basic))
 		return win_err(w, call, MPI_ERR_TYPE, "target_datatype",
 			       "the origin, target%s types must be built of one and the "
 			       "same predefined type", rdt ? " and result" : "");
-	bt = dt_get(a->tdt->basic);
-	if (rma_acc_prepare(&acc, op, bt->handle) < 0)
-		return win_err(w, call, MPI_ERR_OP, "op", "is not defined on %s", bt->name);
-	per_o = dt_basic_per_elem(a->odt);
-	n = (size_t)a->ocount * (size_t)per_o;
-	bw = (size_t)bt->extent;
-	if (rdt && (size_t)rcount * (size_t)dt_basic_per_elem(rdt) != n)
+	x.bt = dt_get(a->tdt->basic);
+	if (rma_acc_prepare(&acc, x.op, x.bt->handle) < 0)
+		return win_err(w, call, MPI_ERR_OP, "op", "is not defined on %s",
+			       x.bt->name);
+	x.n = (size_t)a->ocount * (size_t)dt_basic_per_elem(a->odt);
+	if (rdt && (size_t)rcount * (size_t)dt_basic_per_elem(rdt) != x.n)
 		return win_err(w, call, MPI_ERR_TYPE, "result_datatype",
 			       "holds another number of elements than the target");
+	return w->t[a->target].ops->acc(call, a, &x);
+}
+
+/* The direct path: the accumulate applied here, element by element. */
+static int direct_acc(const char *call, struct rma_args *a, const struct rma_accargs *x)
+{
+	struct win *w = a->w;
+	struct rma_acc acc = { .w = w, .target = a->target };
+	size_t n = x->n, bw = (size_t)x->bt->extent, k = 0;
+	char *in = NULL, *old = NULL;
+	const char *src;
+	int rc = MPI_SUCCESS;
+
+	rma_acc_prepare(&acc, x->op, x->bt->handle);
 	acc.plain = w->locked[a->target] == WIN_LOCKED_EXCLUSIVE;
 	/* the origin as a C array of the basic type */
 	if (a->odt->contig && a->odt->nrruns == 1) {
@@ -252,10 +258,10 @@ static int rma_acc(const char *call, struct rma_args *a, MPI_Op op_h, void *resu
 		in = malloc(n * bw);
 		if (!in)
 			return win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
-		dt_basic_copy(a->odt, bt, a->obuf, NULL, 0, n, in, 1);
+		dt_basic_copy(a->odt, x->bt, a->obuf, NULL, 0, n, in, 1);
 		src = in;
 	}
-	if (rdt && !(old = malloc(n * bw))) {
+	if (x->rdt && !(old = malloc(n * bw))) {
 		rc = win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
 		goto out;
 	}
@@ -270,8 +276,8 @@ static int rma_acc(const char *call, struct rma_args *a, MPI_Op op_h, void *resu
 				    old ? old + k * bw : NULL, key);
 			k += (size_t)run->count;
 		}
-	if (rdt)
-		dt_basic_copy(rdt, bt, NULL, result, 0, n, old, 0);
+	if (x->rdt)
+		dt_basic_copy(x->rdt, x->bt, NULL, x->result, 0, n, old, 0);
 out:
 	free(in);
 	free(old);
@@ -439,13 +445,31 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 	if (!compare_addr || !result_addr)
 		return win_err(a.w, "MPI_Compare_and_swap", MPI_ERR_BUFFER,
 			       !compare_addr ? "compare_addr" : "result_addr", "is NULL");
-	if (rma_cas_run(datatype, (size_t)a.odt->size, compare_addr, origin_addr,
-			a.taddr, result_addr) < 0)
-		return win_err(a.w, "MPI_Compare_and_swap", MPI_ERR_RMA_RANGE,
-			       "target_disp", "the element at %ld is not aligned to its "
-			       "size (%ld bytes)", (long)target_disp, (long)a.odt->size);
+	return a.w->t[a.target].ops->cas("MPI_Compare_and_swap", &a, compare_addr,
+					 result_addr);
+}
+
+static int direct_cas(const char *call, struct rma_args *a, const void *compare,
+		      void *result)
+{
+	if (rma_cas_run(a->odt->handle, (size_t)a->odt->size, compare, a->obuf,
+			a->taddr, result) < 0)
+		return win_err(a->w, call, MPI_ERR_RMA_RANGE, "target_disp",
+			       "the element at %ld is not aligned to its size (%ld bytes)",
+			       (long)a->tdisp, (long)a->odt->size);
 	return MPI_SUCCESS;
 }
+
+const struct win_ops win_ops_direct = {
+	.memory = "direct",
+	.locate = direct_locate,
+	.copy = direct_copy,
+	.acc = direct_acc,
+	.cas = direct_cas,
+	.lock = rma_direct_lock,
+	.unlock = rma_direct_unlock,
+	.flush = rma_direct_flush,
+};
 
 /* ---- request-based forms: complete on return ---------------------------- */
 
@@ -458,10 +482,13 @@ static int rma_request(const char *call, MPI_Win win, int target, MPI_Request *r
 
 	if (rc != MPI_SUCCESS)
 		return rc;
+	/* the private path queues: the request's operation is sent now and
+	 * waited for (the request is then complete, as on the direct path) */
+	if (target >= 0 && target < w->size && w->t[target].ops != &win_ops_direct)
+		w->t[target].ops->flush(w, target, CALL_WIN_FLUSH);
 	r = req_new(REQ_RMA, 1);
 	if (!r)
 		return win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
-	(void)target;
 	r->comm = w->comm;
 	comm_ref(w->comm);
 	req_complete(r);

@@ -52,6 +52,39 @@ int rma_is_integer(MPI_Datatype b);
 int rma_cas_run(MPI_Datatype basic, size_t w, const char *compare, const char *in,
 		char *tgt, char *old);
 
+/* One communication call's checked arguments (rma.c). */
+struct rma_args {
+	struct win *w;
+	int target;
+	const void *obuf;
+	MPI_Count ocount;
+	struct datatype *odt;
+	MPI_Aint tdisp;
+	MPI_Count tcount;
+	struct datatype *tdt;
+	char *taddr;	/* direct path: the target's bytes, mapped here */
+	uint64_t toff;	/* private path: their offset in the target's window */
+	size_t bytes;
+	int noop;	/* MPI_PROC_NULL, or nothing to move */
+};
+
+/* An accumulate's checked extras: the op, the basic type, the number of
+ * basic elements, and where old values go (result NULL: nowhere). */
+struct rma_accargs {
+	MPI_Op op_h;
+	struct op *op;
+	struct datatype *bt;
+	size_t n;
+	void *result;
+	MPI_Count rcount;
+	struct datatype *rdt;
+};
+
+/* The direct path's locks (rma_passive.c). */
+void rma_direct_lock(struct win *w, int target, int type);
+void rma_direct_unlock(struct win *w, int target);
+void rma_direct_flush(struct win *w, int target, enum call_id call);
+
 /* Whether this process has an access epoch to target (and note that an
  * RMA call happens in a fence epoch). */
 int rma_access_ok(struct win *w, int target);

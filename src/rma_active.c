@@ -9,7 +9,9 @@
  * completed an access epoch to t (t's wait returns once it reaches the sum
  * of the group sizes of all its posts).  Every count only grows, so no
  * reset can race with a late reader; whoever raises a count rings the
- * doorbell of the rank that may wait for it.
+ * doorbell of the rank that may wait for it.  Operations on private
+ * memory (rma_pkt.h) are sent and applied before fence's barrier and before
+ * complete raises the counts.
  */
 #include <stdlib.h>
 
@@ -19,6 +21,7 @@
 #include "group.h"
 #include "progress.h"
 #include "rma.h"
+#include "rma_pkt.h"
 #include "state.h"
 #include "win.h"
 
@@ -50,7 +53,9 @@ API(int, Win_fence, (int assert, MPI_Win win))
 	if (w->start_group || w->post_group || w->nlocked || w->lock_all)
 		return win_err(w, "MPI_Win_fence", MPI_ERR_RMA_SYNC, "win",
 			       "a PSCW or passive-target epoch is open");
-	/* our operations and local stores before everybody's next accesses */
+	/* operations on private memory applied, ours and others' (the barrier
+	 * serves theirs); local stores before everybody's next accesses */
+	rma_pkt_complete(w, CALL_WIN_FENCE, NULL, 0);
 	atomic_thread_fence(memory_order_seq_cst);
 	/* with neither a preceding nor a succeeding epoch, nothing to order */
 	if ((assert & (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)) !=
@@ -191,6 +196,8 @@ API(int, Win_complete, (MPI_Win win))
 	if (!(g = w->start_group))
 		return win_err(w, "MPI_Win_complete", MPI_ERR_RMA_SYNC, "win",
 			       "no access epoch was started (MPI_Win_start)");
+	/* operations on private memory are applied before the targets learn */
+	rma_pkt_complete(w, CALL_WIN_COMPLETE, NULL, 0);
 	for (int i = 0; i < g->size; i++) {
 		int t = comm_rank_of_world(w->comm, g->world[i]);
 

@@ -11,10 +11,15 @@
  * waits for a lock of this window (its rank state) and counts itself in
  * lock_waiters, and whoever releases a lock of the window while someone
  * waits rings the doorbells of the ranks whose state says so.
+ *
+ * That is the direct path (win_ops_direct); targets whose memory is private
+ * are locked, unlocked and flushed by rma_pkt_origin.c through the same
+ * table of operations.
  */
 #include "api.h"
 #include "errhandler.h"
 #include "progress.h"
+#include "rma_pkt.h"
 #include "rma.h"
 #include "state.h"
 #include "win.h"
@@ -96,7 +101,6 @@ static int lock_conflict(struct win *w)
 
 API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
 {
-	struct lock_wait l;
 	struct win *w;
 	int rc;
 
@@ -122,11 +126,23 @@ API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
 			       "another access epoch is open (rank %d)", rank);
 	if (assert & MPI_MODE_NOCHECK) {
 		w->locked[rank] = WIN_LOCKED_NOCHECK;
-	} else if (lock_type == MPI_LOCK_SHARED) {
+	} else {
+		w->t[rank].ops->lock(w, rank, lock_type);
+		w->locked[rank] = lock_type == MPI_LOCK_SHARED ? WIN_LOCKED_SHARED :
+				  WIN_LOCKED_EXCLUSIVE;
+	}
+	w->nlocked++;
+	return MPI_SUCCESS;
+}
+
+void rma_direct_lock(struct win *w, int rank, int lock_type)
+{
+	struct lock_wait l;
+
+	if (lock_type == MPI_LOCK_SHARED) {
 		l = (struct lock_wait){ w, rank, 0, 0, 0 };
 		l.ticket = shm_rwlock_read_begin(&win_shm_target(w, rank)->lock);
 		lock_wait(w, CALL_WIN_LOCK, &l);
-		w->locked[rank] = WIN_LOCKED_SHARED;
 	} else {
 		/* the group lock first (against lock_all), then the target */
 		l = (struct lock_wait){ w, rank, 3, 0, 0 };
@@ -135,10 +151,36 @@ API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
 		l = (struct lock_wait){ w, rank, 1, 0, 0 };
 		l.ticket = shm_rwlock_write_begin(&win_shm_target(w, rank)->lock);
 		lock_wait(w, CALL_WIN_LOCK, &l);
-		w->locked[rank] = WIN_LOCKED_EXCLUSIVE;
 	}
-	w->nlocked++;
-	return MPI_SUCCESS;
+}
+
+void rma_direct_unlock(struct win *w, int rank)
+{
+	/* our operations are complete; the release below publishes them */
+	atomic_thread_fence(memory_order_seq_cst);
+	switch (w->locked[rank]) {
+	case WIN_LOCKED_SHARED:
+		shm_rwlock_read_unlock(&win_shm_target(w, rank)->lock);
+		win_lock_released(w);
+		break;
+	case WIN_LOCKED_EXCLUSIVE:
+		shm_rwlock_write_unlock(&win_shm_target(w, rank)->lock);
+		shm_grouplock_unlock(&w->shm->all, SHM_GROUP_B);
+		win_lock_released(w);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Every operation is complete when its call returns: a flush only orders
+ * memory. */
+void rma_direct_flush(struct win *w, int rank, enum call_id call)
+{
+	(void)w;
+	(void)rank;
+	(void)call;
+	atomic_thread_fence(memory_order_seq_cst);
 }
 
 API(int, Win_unlock, (int rank, MPI_Win win))
@@ -155,21 +197,7 @@ API(int, Win_unlock, (int rank, MPI_Win win))
 	if (!w->locked[rank])
 		return win_err(w, "MPI_Win_unlock", MPI_ERR_RMA_SYNC, "rank",
 			       "rank %d is not locked", rank);
-	/* our operations are complete; the release below publishes them */
-	atomic_thread_fence(memory_order_seq_cst);
-	switch (w->locked[rank]) {
-	case WIN_LOCKED_SHARED:
-		shm_rwlock_read_unlock(&win_shm_target(w, rank)->lock);
-		win_lock_released(w);
-		break;
-	case WIN_LOCKED_EXCLUSIVE:
-		shm_rwlock_write_unlock(&win_shm_target(w, rank)->lock);
-		shm_grouplock_unlock(&w->shm->all, SHM_GROUP_B);
-		win_lock_released(w);
-		break;
-	default:
-		break;
-	}
+	w->t[rank].ops->unlock(w, rank);
 	w->locked[rank] = WIN_UNLOCKED;
 	w->nlocked--;
 	return MPI_SUCCESS;
@@ -215,6 +243,8 @@ API(int, Win_unlock_all, (MPI_Win win))
 	if (!w->lock_all)
 		return win_err(w, "MPI_Win_unlock_all", MPI_ERR_RMA_SYNC, "win",
 			       "MPI_Win_lock_all was not called");
+	if (w->npriv)
+		rma_pkt_unlock_all(w);
 	atomic_thread_fence(memory_order_seq_cst);
 	if (w->lock_all == 1) {
 		shm_grouplock_unlock(&w->shm->all, SHM_GROUP_A);
@@ -225,8 +255,10 @@ API(int, Win_unlock_all, (MPI_Win win))
 }
 
 /*
- * The flushes: every operation is complete when its call returns, so a
- * flush only orders memory.  They belong to passive-target epochs.
+ * The flushes belong to passive-target epochs.  On the direct path every
+ * operation is complete when its call returns, so a flush only orders
+ * memory; the private path sends what is queued and waits.  flush_local
+ * waits as long as flush.
  */
 #define FLUSH_ALL (-100)	/* win_flush: every target */
 
@@ -245,6 +277,10 @@ static int win_flush(const char *call, MPI_Win win, int rank)
 		return win_err(w, call, MPI_ERR_RMA_SYNC, "win",
 			       "no passive-target epoch is open%s", rank == FLUSH_ALL ? "" :
 			       " to that rank");
+	if (rank != FLUSH_ALL)
+		w->t[rank].ops->flush(w, rank, CALL_WIN_FLUSH);
+	else if (w->npriv)
+		rma_pkt_flush_all(w, CALL_WIN_FLUSH);
 	atomic_thread_fence(memory_order_seq_cst);
 	return MPI_SUCCESS;
 }
@@ -255,7 +291,7 @@ API(int, Win_flush, (int rank, MPI_Win win))
 
 	/* the common case in a few instructions; win_flush reports errors */
 	if (rt.phase == RUNTIME_ACTIVE && w && (unsigned)rank < (unsigned)w->size &&
-	    (w->lock_all | w->locked[rank])) {
+	    (w->lock_all | w->locked[rank]) && w->t[rank].ops == &win_ops_direct) {
 		atomic_thread_fence(memory_order_seq_cst);
 		return MPI_SUCCESS;
 	}

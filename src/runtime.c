@@ -31,6 +31,7 @@
 #include "mem.h"
 #include "op.h"
 #include "progress.h"
+#include "rma_pkt.h"
 #include "runtime.h"
 #include "state.h"
 
@@ -209,6 +210,7 @@ static int runtime_init(const char *call, int required, int *argc, char ***argv)
 	info_init_builtins(argc ? *argc : 0, argv ? *argv : NULL);
 	if (comm_init_builtins() < 0 || progress_init() < 0)
 		runtime_die("%s: out of memory", call);
+	rma_pkt_init();
 	rt.phase = RUNTIME_ACTIVE;
 	atomic_store_explicit(&rt.self->pid, getpid(), memory_order_relaxed);
 	/* release: the launcher and peers that see the phase see the pid */

@@ -23,12 +23,9 @@
 #include "info.h"
 #include "mem.h"
 #include "place.h"
+#include "rma_pkt.h"
 #include "runtime.h"
 #include "win.h"
-
-static const struct win_ops win_ops_direct = {
-	.memory = "direct",
-};
 
 /* What each rank brings to a new window. */
 struct win_rank_info {
@@ -137,6 +134,8 @@ static void win_destroy(struct win *w)
 		win_share_key(w, key, sizeof(key));
 		mem_unshare(key);
 	}
+	rma_pkt_target_remove(w);
+	rma_pkt_win_fini(w);
 	while (w->maps) {
 		struct win_map *m = w->maps;
 
@@ -168,6 +167,38 @@ static int info_true(const struct info *i, const char *key)
 }
 
 /*
+ * MPI_Win_create: which targets take the private path (rma_pkt.h), agreed
+ * by all, since every origin must reach a target the same way: memory that
+ * is not shared memory, or that one of the ranks could not map.
+ */
+static int win_choose_paths(struct win *w, struct win_rank_info *all)
+{
+	int *direct = malloc((size_t)w->size * sizeof(*direct));
+	int rc = MPI_SUCCESS;
+
+	if (!direct)
+		return MPI_ERR_NO_MEM;
+	for (int r = 0; r < w->size; r++)
+		direct[r] = all[r].direct;
+	PMPI_Allreduce(MPI_IN_PLACE, direct, w->size, MPI_INT, MPI_MIN, w->comm->handle);
+	for (int r = 0; r < w->size; r++) {
+		struct win_target *t = &w->t[r];
+
+		if (direct[r])
+			continue;
+		t->ops = &win_ops_private;
+		t->base = NULL;
+		w->npriv++;
+	}
+	if (w->npriv && rma_pkt_win_init(w) < 0)
+		rc = MPI_ERR_NO_MEM;
+	else if (w->t[w->rank].ops == &win_ops_private && rma_pkt_target_add(w) < 0)
+		rc = MPI_ERR_NO_MEM;
+	free(direct);
+	return rc;
+}
+
+/*
  * The collective part of every creation call.  mine: what this rank brings
  * (base is its own memory for MPI_Win_create, NULL otherwise).  On success
  * *out is the window; an MPI error class otherwise, the same on every rank
@@ -179,7 +210,7 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	struct win_rank_info *all = NULL;
 	char name[SHM_NAME_MAX];
 	size_t *off = NULL, data = 0, segsize;
-	int rc, all_direct = 1, noncontig;
+	int rc, noncontig;
 	struct win *w = calloc(1, sizeof(*w));
 
 	if (!w)
@@ -212,12 +243,6 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	/* every rank sees the same `all`, so every rank decides alike */
 	if (!all || !w->t || !w->posts_seen || !w->locked || !off) {
 		rc = MPI_ERR_NO_MEM;
-		goto out;
-	}
-	for (int r = 0; r < w->size; r++)
-		all_direct &= all[r].direct;
-	if (!all_direct) {
-		rc = MPI_ERR_UNSUPPORTED_OPERATION;
 		goto out;
 	}
 	noncontig = info_true(info, "alloc_shared_noncontig");
@@ -269,16 +294,25 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 				place_portion(t->base, (size_t)t->size, info);
 		} else if (flavor == MPI_WIN_FLAVOR_CREATE && r == w->rank) {
 			t->base = base;
-		} else if (flavor == MPI_WIN_FLAVOR_CREATE && all[r].size > 0) {
+		} else if (flavor == MPI_WIN_FLAVOR_CREATE && all[r].size > 0 &&
+			   all[r].direct) {
 			char *m = win_map(w, all[r].seg);
 
-			/* a window's memory is mapped only by that window's members */
-			if (!m)
-				rc = all[r].seg[0] == '/' ? MPI_ERR_INTERN :
-				     MPI_ERR_UNSUPPORTED_OPERATION;
-			else
+			/* a window's memory is mapped only by that window's
+			 * members: for the others it is private */
+			if (!m && all[r].seg[0] == '/')
+				rc = MPI_ERR_INTERN;
+			else if (m)
 				t->base = m + all[r].offset;
+			else
+				all[r].direct = 0;
 		}
+	}
+	if (flavor == MPI_WIN_FLAVOR_CREATE) {
+		int rc2 = win_choose_paths(w, all);	/* collective: everybody */
+
+		if (rc == MPI_SUCCESS)
+			rc = rc2;
 	}
 	/* nobody may leave with a failure the others do not know of (this
 	 * also tells rank 0 that every rank has mapped the segment) */
@@ -338,11 +372,7 @@ static int win_create_done(const char *call, MPI_Comm comm, int rc, struct win *
 			   MPI_Win *win)
 {
 	if (rc != MPI_SUCCESS)
-		return err_comm(comm, call, rc, NULL, rc == MPI_ERR_UNSUPPORTED_OPERATION ?
-				"window memory that other processes cannot map (not "
-				"from MPI_Alloc_mem, nor from a window every rank of "
-				"this one belongs to) is not supported yet" :
-				"cannot create the window");
+		return err_comm(comm, call, rc, NULL, "cannot create the window");
 	*win = w->handle;
 	return MPI_SUCCESS;
 }
@@ -605,6 +635,11 @@ API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_uni
 	*size = w->t[rank].size;
 	*disp_unit = w->t[rank].disp_unit;
 	*(void **)baseptr = w->t[rank].size > 0 ? w->t[rank].base : NULL;
+	/* private memory is out of reach, but for its owner */
+	if (w->t[rank].ops == &win_ops_private) {
+		*size = rank == w->rank ? w->my_size : 0;
+		*(void **)baseptr = rank == w->rank && w->my_size > 0 ? w->base : NULL;
+	}
 	return MPI_SUCCESS;
 }
 
@@ -621,6 +656,8 @@ API(int, Win_free, (MPI_Win *win))
 	if (w->nlocked || w->lock_all || w->start_group || w->post_group)
 		return win_err(w, "MPI_Win_free", MPI_ERR_RMA_SYNC, "win",
 			       "an epoch is still open (lock, start or post)");
+	/* a fence epoch left open: its operations on private memory finish */
+	rma_pkt_complete(w, CALL_WIN_FREE, NULL, 0);
 	/* collective: nobody's memory goes while others may still reach it */
 	coll_barrier(w->comm, CALL_WIN_FREE);
 	attr_delete_all(ATTR_WIN, w->handle, &w->attrs);

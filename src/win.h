@@ -13,7 +13,9 @@
  * through these mappings: the target never has to take part.
  *
  * How a (window, target) pair is served is decided once, at creation:
- * t[target].ops (only the direct path exists for now).
+ * t[target].ops.  Memory other processes cannot map (MPI_Win_create on
+ * stack or malloc memory) takes the private path of rma_pkt.h instead: the
+ * origin sends packets and the target's progress engine applies them.
  */
 #ifndef SRC_WIN_H
 #define SRC_WIN_H
@@ -22,6 +24,7 @@
 #include <stdint.h>
 
 #include "../shm/atomic.h"
+#include "../shm/rankstate.h"
 #include "../shm/rwlock.h"
 #include "../shm/seg.h"
 #include "../shm/wait.h"
@@ -63,11 +66,34 @@ struct win_shm {
 };
 
 struct win;
+struct rma_args;
+struct rma_accargs;
 
-/* What differs between the paths that serve a target. */
+/*
+ * What differs between the paths that serve a target (rma.c: direct,
+ * rma_pkt_origin.c: private).  The communication calls check their
+ * arguments once (rma.c) and hand them to these.
+ */
 struct win_ops {
 	const char *memory;	/* the shmpi_memory info value */
+	/* where (disp, [lo, hi)) lands: a->taddr or a->toff, or
+	 * MPI_ERR_RMA_RANGE */
+	int (*locate)(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
+		      MPI_Aint hi, struct rma_args *a);
+	/* put (to_target) or get between obuf and the target */
+	int (*copy)(struct rma_args *a, void *obuf, int to_target);
+	/* accumulate, get_accumulate, fetch_and_op */
+	int (*acc)(const char *call, struct rma_args *a, const struct rma_accargs *x);
+	int (*cas)(const char *call, struct rma_args *a, const void *compare,
+		   void *result);
+	/* MPI_Win_lock (type MPI_LOCK_*, not MPI_MODE_NOCHECK), unlock, and
+	 * flush for the target */
+	void (*lock)(struct win *w, int target, int type);
+	void (*unlock)(struct win *w, int target);
+	void (*flush)(struct win *w, int target, enum call_id call);
 };
+
+extern const struct win_ops win_ops_direct;
 
 /* A target as this process reaches it. */
 struct win_target {
@@ -108,6 +134,8 @@ struct win {
 	struct info *info;
 	char name[MPI_MAX_OBJECT_NAME];
 	int no_locks;
+	int npriv;		/* targets served by the private path */
+	struct rma_pkt_win *pkt;	/* its state (rma_pkt_origin.c), or NULL */
 
 	/* epochs of this process */
 	int fence_on;		/* a fence opened an epoch */
@@ -165,13 +193,22 @@ static inline struct shm_rwlock *win_shm_stripe(const struct win *w, unsigned i)
 int win_target_addr(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
 		    MPI_Aint hi, char **addr);
 
+/* The same as an offset in t's window (every static window). */
+static inline int win_target_offset(const struct win_target *t, MPI_Aint disp,
+				    MPI_Aint lo, MPI_Aint hi, MPI_Aint *at)
+{
+	if (disp < 0 || __builtin_mul_overflow(disp, (MPI_Aint)t->disp_unit, at) ||
+	    *at + lo < 0 || *at > t->size - hi)
+		return MPI_ERR_RMA_RANGE;
+	return MPI_SUCCESS;
+}
+
 static inline int win_target_addr_static(const struct win_target *t, MPI_Aint disp,
 					 MPI_Aint lo, MPI_Aint hi, char **addr)
 {
 	MPI_Aint at;
 
-	if (disp < 0 || __builtin_mul_overflow(disp, (MPI_Aint)t->disp_unit, &at) ||
-	    at + lo < 0 || at > t->size - hi)
+	if (win_target_offset(t, disp, lo, hi, &at) != MPI_SUCCESS)
 		return MPI_ERR_RMA_RANGE;
 	*addr = t->base + at;
 	return MPI_SUCCESS;

@@ -13,6 +13,7 @@
 #include "group.h"
 #include "info.h"
 #include "progress.h"
+#include "rma_pkt.h"
 #include "runtime.h"
 #include "win.h"
 
@@ -221,6 +222,17 @@ API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
 	    info_put(copy, "shmpi_progress", progress_is_strong() ? "strong" : "weak") < 0) {
 		PMPI_Info_free(&h);
 		return win_err(w, "MPI_Win_get_info", MPI_ERR_NO_MEM, NULL, "out of memory");
+	}
+	if (w->npriv) {
+		struct rma_pkt_stats st;
+		char v[24];
+
+		/* how this rank's lock epochs on private memory went */
+		rma_pkt_stats(w, &st);
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)st.lock_requests);
+		info_put(copy, "shmpi_lock_requests", v);
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)st.single_ops);
+		info_put(copy, "shmpi_single_op_unlocks", v);
 	}
 	if (w->flavor == MPI_WIN_FLAVOR_SHARED)
 		info_put(copy, "alloc_shared_noncontig",

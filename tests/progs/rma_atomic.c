@@ -131,7 +131,7 @@ static void test_fetch_and_op(void)
 	MPI_Win win;
 
 	CHECK(oi && counts);
-	CHECK_MPI(MPI_Win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
+	CHECK_MPI(tu_win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
 	e->i = ifirst;
 	e->l = lfirst;
 	e->d = 0.0;
@@ -192,7 +192,7 @@ static void test_accumulate(void)
 	long long want = 0, total;
 
 	CHECK(olds && counts);
-	CHECK_MPI(MPI_Win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
+	CHECK_MPI(tu_win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
 	memset(e, 0, sizeof(*e));
 	for (int k = 0; k < NL; k++)
 		e->rg[k] = e->g[k] = gfirst + k * 1000000L;
@@ -270,7 +270,7 @@ static void test_compare_and_swap(void)
 	MPI_Win win;
 
 	CHECK(si && counts);
-	CHECK_MPI(MPI_Win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
+	CHECK_MPI(tu_win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
 	e->i = ifirst;
 	e->l = lfirst;
 	CHECK_MPI(MPI_Win_lock_all(0, win));
@@ -352,7 +352,7 @@ static void test_loc(void)
 
 	counts = malloc(sizeof(int) * (size_t)size);
 	CHECK(counts);
-	CHECK_MPI(MPI_Win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
+	CHECK_MPI(tu_win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
 	e->maxi[0] = -999;
 	e->maxi[1] = loc_index(-999, 0);
 	e->mini[0] = 999;
@@ -490,7 +490,7 @@ static void test_mixed_ops(void)
 	MPI_Win win;
 
 	CHECK(rec && counts);
-	CHECK_MPI(MPI_Win_allocate(2 * sizeof(uint64_t), sizeof(uint64_t), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(2 * sizeof(uint64_t), sizeof(uint64_t), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &e, &win));
 	e[0] = init;
 	e[1] = 0;
@@ -631,7 +631,7 @@ static void test_widths(void)
 	MPI_Win win;
 
 	CHECK(os && counts);
-	CHECK_MPI(MPI_Win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
+	CHECK_MPI(tu_win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
 	memset(e, 0, sizeof(*e));
 	e->counter = sfirst;
 	e->z = 0;
@@ -699,7 +699,7 @@ static void test_ordering(void)
 	const MPI_Aint me = rank * (MPI_Aint)sizeof(*e);
 	MPI_Win win;
 
-	CHECK_MPI(MPI_Win_allocate(sizeof(*e) * (size_t)size, 1, MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(sizeof(*e) * (size_t)size, 1, MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &e, &win));
 	memset(e, 0, sizeof(*e) * (size_t)size);
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
@@ -773,7 +773,7 @@ static void test_types(void)
 	const int t = (rank + 1) % size, from = (rank + size - 1) % size;
 	MPI_Win win;
 
-	CHECK_MPI(MPI_Win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
+	CHECK_MPI(tu_win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
 	me = e;
 	memset(me, 0, sizeof(*me));
 	me->c = -7; me->b = 0xf0; me->bo = 1; me->s = -300; me->us = 60000; me->i = -5;
@@ -941,7 +941,7 @@ static void test_derived(void)
 	CHECK_MPI(MPI_Type_commit(&ot));
 	CHECK_MPI(MPI_Type_commit(&tt));
 	CHECK_MPI(MPI_Type_commit(&it));
-	CHECK_MPI(MPI_Win_allocate((MPI_Aint)len * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate((MPI_Aint)len * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
 	for (int i = 0; i < len; i++)
 		base[i] = -1;
@@ -1014,7 +1014,7 @@ static void test_char(void)
 	MPI_Win win;
 
 	CHECK(counts);
-	CHECK_MPI(MPI_Win_allocate(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &c, &win));
+	CHECK_MPI(tu_win_allocate(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &c, &win));
 	memset(c, 0, 8);
 	c[1] = -100;
 	c[3] = -100;
@@ -1066,7 +1066,7 @@ static void test_zero(void)
 
 	CHECK_MPI(MPI_Type_contiguous(0, MPI_INT, &empty));
 	CHECK_MPI(MPI_Type_commit(&empty));
-	CHECK_MPI(MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
 	for (int i = 0; i < 4; i++)
 		base[i] = 40 + i;

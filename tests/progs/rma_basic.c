@@ -15,7 +15,7 @@ static void test_put_get_modes(void)
 	MPI_Win win;
 	int *base, n = size * 4;
 
-	CHECK_MPI(MPI_Win_allocate(sizeof(int) * (MPI_Aint)n, sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(sizeof(int) * (MPI_Aint)n, sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
 	for (int mode = 0; mode < 4; mode++) {
 		int to = (rank + 1) % size, from = (rank + size - 1) % size;
@@ -88,7 +88,7 @@ static void test_atomicity(void)
 	struct { double v; int i; } *pair;
 	long *base;
 
-	CHECK_MPI(MPI_Win_allocate(64 * sizeof(long), 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+	CHECK_MPI(tu_win_allocate(64 * sizeof(long), 1, MPI_INFO_NULL, MPI_COMM_WORLD,
 				   &base, &win));
 	memset(base, 0, 64 * sizeof(long));
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
@@ -104,11 +104,14 @@ static void test_atomicity(void)
 		CHECK_MPI(MPI_Get_accumulate(&d, 1, MPI_DOUBLE, &d, 1, MPI_DOUBLE, 0, 16, 1,
 					     MPI_DOUBLE, MPI_SUM, win));
 		/* an int counter through compare-and-swap */
+		/* (results are defined only after a flush) */
 		do {
 			CHECK_MPI(MPI_Fetch_and_op(NULL, &cmp, MPI_INT, 0, 24, MPI_NO_OP, win));
+			CHECK_MPI(MPI_Win_flush(0, win));
 			newv = cmp + 1;
 			CHECK_MPI(MPI_Compare_and_swap(&newv, &cmp, &swapped, MPI_INT, 0, 24,
 						       win));
+			CHECK_MPI(MPI_Win_flush(0, win));
 		} while (swapped != cmp);
 		CHECK_MPI(MPI_Accumulate(&p, 1, MPI_DOUBLE_INT, 0, 32, 1, MPI_DOUBLE_INT,
 					 MPI_MAXLOC, win));
@@ -117,6 +120,7 @@ static void test_atomicity(void)
 
 		CHECK_MPI(MPI_Accumulate(&three, 1, MPI_LONG, 0, 48, 1, MPI_LONG, MPI_SUM, win));
 		CHECK_MPI(MPI_Fetch_and_op(NULL, &old, MPI_LONG, 0, 48, MPI_NO_OP, win));
+		CHECK_MPI(MPI_Win_flush(0, win));
 		CHECK(old % 3 == 0);
 	}
 	CHECK_MPI(MPI_Win_unlock_all(win));
@@ -152,7 +156,7 @@ static void test_exclusive_lock(void)
 	MPI_Win win;
 	int *base;
 
-	CHECK_MPI(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+	CHECK_MPI(tu_win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
 				   &base, &win));
 	*base = 0;
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
@@ -244,7 +248,7 @@ static void test_create_dynamic(void)
 		MPI_Win first, second;
 		int *base, got2;
 
-		CHECK_MPI(MPI_Win_allocate(16 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+		CHECK_MPI(tu_win_allocate(16 * sizeof(int), sizeof(int), MPI_INFO_NULL,
 					   MPI_COMM_WORLD, &base, &first));
 		for (int i = 0; i < 16; i++)
 			base[i] = rank * 100 + i;
@@ -287,7 +291,7 @@ static void test_derived(void)
 
 	CHECK_MPI(MPI_Type_vector(8, 1, 8, MPI_INT, &col));
 	CHECK_MPI(MPI_Type_commit(&col));
-	CHECK_MPI(MPI_Win_allocate(64 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(64 * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &m, &win));
 	for (int i = 0; i < 64; i++)
 		m[i] = 0;
@@ -320,7 +324,7 @@ static void test_errors(void)
 	MPI_Win win;
 	int *base, v = 0, res;
 
-	CHECK_MPI(MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
 	CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
 	base[0] = 42;

@@ -128,9 +128,9 @@ static void test_exclusive_tear(void)
 	long *occ_base;
 	MPI_Win win, occ;
 
-	CHECK_MPI(MPI_Win_allocate(2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
-	CHECK_MPI(MPI_Win_allocate(sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
+	CHECK_MPI(tu_win_allocate(sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
 				   &occ_base, &occ));
 	base[0] = base[1] = 0;
 	*occ_base = 0;
@@ -179,9 +179,9 @@ static void test_mixed_hammer(void)
 	unsigned seed = 7919u * (unsigned)rank + 1;
 	MPI_Win win, occ;
 
-	CHECK_MPI(MPI_Win_allocate(2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
-	CHECK_MPI(MPI_Win_allocate(sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
+	CHECK_MPI(tu_win_allocate(sizeof(long), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
 				   &occ_base, &occ));
 	base[0] = base[1] = 0;
 	*occ_base = 0;
@@ -232,7 +232,7 @@ static void test_shared_readers(void)
 	int *base;
 	MPI_Win win;
 
-	CHECK_MPI(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+	CHECK_MPI(tu_win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
 				   &base, &win));
 	*base = 7;
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
@@ -262,9 +262,9 @@ static void test_writer_not_starved(void)
 	long *board_base;
 	MPI_Win win, board;	/* board[0]: readers inside, [1]: stop */
 
-	CHECK_MPI(MPI_Win_allocate(2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
-	CHECK_MPI(MPI_Win_allocate(2 * sizeof(long), sizeof(long), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(2 * sizeof(long), sizeof(long), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &board_base, &board));
 	base[0] = base[1] = 0;
 	board_base[0] = board_base[1] = 0;
@@ -342,9 +342,9 @@ static void test_reader_not_starved(void)
 	long *board_base;
 	MPI_Win win, board;	/* board[1]: stop */
 
-	CHECK_MPI(MPI_Win_allocate(2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(2 * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
-	CHECK_MPI(MPI_Win_allocate(2 * sizeof(long), sizeof(long), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(2 * sizeof(long), sizeof(long), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &board_base, &board));
 	base[0] = base[1] = 0;
 	board_base[0] = board_base[1] = 0;
@@ -419,7 +419,7 @@ static void test_lock_all_interplay(void)
 	int *base, v;
 	MPI_Win win;
 
-	CHECK_MPI(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+	CHECK_MPI(tu_win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
 				   &base, &win));
 	*base = 100;
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
@@ -525,7 +525,7 @@ static void test_wakeup(void)
 
 		switch (f % 3) {
 		case 0:
-			CHECK_MPI(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL,
+			CHECK_MPI(tu_win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL,
 						   MPI_COMM_WORLD, &base, &win));
 			break;
 		case 1:
@@ -587,7 +587,7 @@ static void test_nocheck(void)
 	int next = (rank + 1) % size, prev = (rank + size - 1) % size;
 	MPI_Win win;
 
-	CHECK_MPI(MPI_Win_allocate(n * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(n * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
 	memset(base, 0, n * sizeof(int));
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));

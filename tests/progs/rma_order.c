@@ -62,7 +62,7 @@ static void test_pscw_neighbours(void)
 	int len = DATA + size * SLOT;
 
 	nn = neighbours(nb, &g);
-	CHECK_MPI(MPI_Win_allocate((MPI_Aint)len * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate((MPI_Aint)len * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
 	for (int i = 0; i < len; i++)
 		base[i] = -7;
@@ -138,7 +138,7 @@ static void test_win_test_pending(void)
 	MPI_Group world, g;
 	MPI_Win win;
 
-	CHECK_MPI(MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
 	memset(base, 0, 4 * sizeof(int));
 	CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
@@ -190,7 +190,7 @@ static void test_pscw_star(void)
 	int zero = 0, *got = malloc(sizeof(int) * DATA * (size_t)size);
 
 	CHECK(got);
-	CHECK_MPI(MPI_Win_allocate((MPI_Aint)len * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate((MPI_Aint)len * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
 	CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
 	CHECK_MPI(MPI_Group_excl(world, 1, &zero, &others));
@@ -262,7 +262,7 @@ static void test_fence(void)
 
 	nn = neighbours(nb, &g);
 	CHECK_MPI(MPI_Group_free(&g));
-	CHECK_MPI(MPI_Win_allocate((MPI_Aint)len * sizeof(int), sizeof(int), MPI_INFO_NULL,
+	CHECK_MPI(tu_win_allocate((MPI_Aint)len * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
 	for (int i = 0; i < len; i++)
 		base[i] = -7;

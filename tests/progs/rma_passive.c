@@ -198,7 +198,7 @@ static void test_passive(void)
 	MPI_Win win[3];
 
 	ctl_create();
-	CHECK_MPI(MPI_Win_allocate(bytes, sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
+	CHECK_MPI(tu_win_allocate(bytes, sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
 				   &base[0], &win[0]));
 	CHECK_MPI(MPI_Win_allocate_shared(bytes, sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD,
 					  &base[1], &win[1]));
@@ -247,7 +247,7 @@ static void test_pscw_compute(void)
 	int zero = 0;
 
 	ctl_create();
-	CHECK_MPI(MPI_Win_allocate((MPI_Aint)(1 + size) * sizeof(long), sizeof(long),
+	CHECK_MPI(tu_win_allocate((MPI_Aint)(1 + size) * sizeof(long), sizeof(long),
 				   MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win));
 	memset(base, 0, (size_t)(1 + size) * sizeof(long));
 	base[0] = 77;

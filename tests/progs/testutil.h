@@ -59,6 +59,46 @@ static inline int tu_verify(const unsigned char *b, size_t n, int from, int r)
 	return 1;
 }
 
+/* Frees a window's malloc memory when the window goes. */
+static int tu_free_mem(MPI_Win win, int keyval, void *mem, void *extra)
+{
+	(void)win;
+	(void)keyval;
+	(void)extra;
+	free(mem);
+	return MPI_SUCCESS;
+}
+
+/*
+ * MPI_Win_allocate, or, with TU_PRIVATE=1 in the environment, MPI_Win_create
+ * on malloc memory, which nobody else can map: the same checks then run on
+ * windows of private memory.  The memory is freed with the window.
+ */
+static inline int tu_win_allocate(MPI_Aint size, int disp_unit, MPI_Info info,
+				  MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+	static int keyval = MPI_KEYVAL_INVALID;
+	const char *priv = getenv("TU_PRIVATE");
+	void *mem;
+	int rc;
+
+	if (!priv || strcmp(priv, "1"))
+		return MPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
+	if (keyval == MPI_KEYVAL_INVALID)
+		MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, tu_free_mem, &keyval, NULL);
+	mem = malloc(size > 0 ? (size_t)size : 1);
+	if (!mem)
+		return MPI_ERR_NO_MEM;
+	rc = MPI_Win_create(mem, size, disp_unit, info, comm, win);
+	if (rc != MPI_SUCCESS) {
+		free(mem);
+		return rc;
+	}
+	MPI_Win_set_attr(*win, keyval, mem);
+	*(void **)baseptr = mem;
+	return MPI_SUCCESS;
+}
+
 /* Run the named test if argv selects it (or selects "all"). */
 #define TU_RUN(name, fn)                                                       \
 	do {                                                                   \

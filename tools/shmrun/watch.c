@@ -22,6 +22,8 @@
  * outside MPI with its engine idle for the timeout while A waited.  A's
  * wait depends on X's engine when
  *   - A waits for the rest of a matched message from X (WAIT_RECV_DATA);
+ *   - A waits for X to apply RMA operations on X's private memory
+ *     (WAIT_RMA_TARGET: only X's engine performs them);
  *   - A waits for room to send the rest of a matched message to X
  *     (WAIT_SEND_DATA) and X has not read what A sent;
  *   - A waits for a message from X, or for a send to X, and X's engine owes
@@ -194,6 +196,7 @@ static bool watch_needs_engine(struct run_job *job, int a, int x)
 
 	switch (wa->kind) {
 	case WAIT_RECV_DATA:
+	case WAIT_RMA_TARGET:
 		return true;
 	case WAIT_SEND_DATA:
 		return ring_unread(job, a, x);

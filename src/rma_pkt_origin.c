@@ -1,0 +1,769 @@
+/*
+ * RMA on private memory, the origin's side (see rma_pkt.h for the design).
+ *
+ * Per (window, target) a struct pkt_target holds three lists of operations:
+ * `queue` (appended by the communication calls, nothing sent yet),
+ * `waiting` (issued in a lock epoch whose lock request is out: they leave
+ * once the grant arrives) and `outbox` (pushed, in order, by the pair's
+ * stream as the ring to the target has room).  An operation whose data is
+ * in the ring is done at the origin, unless a reply is to come (get-type
+ * operations), which then finds it by its cookie.  `pending` counts the
+ * replies and acknowledgements still to come: a synchronization call is
+ * over when it is 0.  Everything here that the engine's handlers touch
+ * (the lists, pending, lock_state) is changed under the engine's lock, since
+ * under strong progress the handlers run in the progress thread.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datatype.h"
+#include "errhandler.h"
+#include "op.h"
+#include "progress.h"
+#include "rma.h"
+#include "rma_pkt.h"
+#include "state.h"
+
+/* Where the next packet of an operation begins in the target's layout:
+ * element e of the target datatype, its run r, bytes in of that run. */
+struct seg_iter {
+	MPI_Count e;
+	int r;
+	MPI_Aint in;
+};
+
+struct rma_op {
+	struct rma_op *next;
+	struct pkt_target *pt;
+	uint8_t kind;		/* enum rma_kind */
+	uint8_t lock;		/* single-op: the lock it carries */
+	uint16_t flags;		/* RMA_F_* of its last packet */
+	MPI_Op op;
+	const void *obuf;
+	struct datatype *odt;	/* referenced */
+	void *rbuf;		/* where replies go */
+	struct datatype *rdt;	/* referenced */
+	struct datatype *bt;	/* accumulates: the basic type */
+	struct datatype *tdt;	/* referenced */
+	MPI_Count tcount;
+	uint64_t toff;
+	size_t bytes;		/* of the operation's stream */
+	size_t esize;		/* packets split at multiples of it */
+	size_t sent;		/* stream bytes pushed */
+	size_t got;		/* reply bytes received */
+	struct seg_iter it;
+	char cas[32];		/* compare-and-swap: compare, then origin value */
+	char *data;		/* a short operation's data, copied at the call */
+	char immed[];
+};
+
+/* Operations carrying at most this many bytes copy them at the call, so
+ * their buffers are free at once (as with the direct path). */
+#define RMA_IMMED 256
+
+struct op_list {
+	struct rma_op *head, *tail;
+	int n;
+};
+
+enum { LS_NONE, LS_REQUESTED, LS_HELD };
+
+struct pkt_target {
+	struct progress_stream st;	/* first: the stream's callbacks get it */
+	struct win *w;
+	int target, world;
+	int streaming;		/* st is on the engine's list */
+	int lock_state;		/* of this epoch's lock at the target */
+	int lock_type;		/* RMA_LOCK_* asked for (LS_REQUESTED, LS_HELD) */
+	struct op_list queue, waiting, outbox;
+	uint32_t pending;	/* replies and acknowledgements to come */
+};
+
+struct rma_pkt_win {
+	struct pkt_target *t;	/* [w->size]; used for private targets only */
+	struct rma_pkt_stats stats;
+};
+
+/* ---- operations ------------------------------------------------------- */
+
+static int op_has_reply(const struct rma_op *op)
+{
+	return op->kind == RMA_GET || op->kind == RMA_GACC || op->kind == RMA_CAS;
+}
+
+static int op_has_data(const struct rma_op *op)
+{
+	return op->kind == RMA_PUT || op->kind == RMA_ACC || op->kind == RMA_CAS ||
+	       (op->kind == RMA_GACC && op->op != MPI_NO_OP);
+}
+
+static void op_free(struct rma_op *op)
+{
+	dt_unref(op->odt);
+	dt_unref(op->rdt);
+	dt_unref(op->tdt);
+	free(op);
+}
+
+static void list_add(struct op_list *l, struct rma_op *op)
+{
+	op->next = NULL;
+	if (l->tail)
+		l->tail->next = op;
+	else
+		l->head = op;
+	l->tail = op;
+	l->n++;
+}
+
+/* Move everything of from to the end of to. */
+static void list_move(struct op_list *to, struct op_list *from)
+{
+	if (!from->head)
+		return;
+	if (to->tail)
+		to->tail->next = from->head;
+	else
+		to->head = from->head;
+	to->tail = from->tail;
+	to->n += from->n;
+	*from = (struct op_list){ 0 };
+}
+
+/* Run r of one target element: its displacement and bytes.  Put and get
+ * move the datatype's bytes; accumulates its basic elements (C arrays of
+ * the basic type, so a pair type's padding travels too). */
+static void op_run(const struct rma_op *op, int r, MPI_Aint *disp, MPI_Aint *len)
+{
+	if (op->bt) {
+		*disp = op->tdt->rruns[r].disp;
+		*len = op->tdt->rruns[r].count * op->bt->extent;
+	} else {
+		*disp = op->tdt->blocks[r].disp;
+		*len = op->tdt->blocks[r].len;
+	}
+}
+
+static int op_nruns(const struct rma_op *op)
+{
+	return op->bt ? op->tdt->nrruns : op->tdt->nblocks;
+}
+
+/* The next piece of the target's layout from *it, contiguous in the
+ * target's window and at most max bytes: its offset and length (0 when the
+ * layout is through).  Adjacent runs merge. */
+static size_t seg_next(const struct rma_op *op, struct seg_iter *it, size_t max,
+		       uint64_t *off)
+{
+	int nruns = op_nruns(op);
+	size_t n = 0;
+
+	while (it->e < op->tcount && n < max) {
+		MPI_Aint disp, len;
+		uint64_t at;
+		size_t take;
+
+		op_run(op, it->r, &disp, &len);
+		at = op->toff + (uint64_t)(it->e * op->tdt->extent + disp + it->in);
+		if (n == 0)
+			*off = at;
+		else if (at != *off + n)
+			break;
+		take = (size_t)(len - it->in);
+		if (take > max - n)
+			take = max - n;
+		n += take;
+		it->in += (MPI_Aint)take;
+		if (it->in == len) {
+			it->in = 0;
+			if (++it->r == nruns) {
+				it->r = 0;
+				it->e++;
+			}
+		}
+	}
+	return n;
+}
+
+/* The next packet of op: how many segments and stream bytes it carries.
+ * Both directions must fit a record: the request with its data, and the
+ * reply with the data it returns. */
+static void op_plan(const struct rma_op *op, uint32_t *nseg, size_t *bytes)
+{
+	size_t rec = progress_record_max() - sizeof(struct pkt);
+	size_t req_room = rec - sizeof(struct rma_wire_op);
+	size_t reply_room = rec - sizeof(struct rma_wire_reply);
+	struct seg_iter it = op->it;
+	size_t total = 0;
+	uint32_t n = 0;
+
+	if (op->kind == RMA_CAS) {
+		*nseg = 1;
+		*bytes = op->bytes;
+		return;
+	}
+	for (;;) {
+		size_t room = req_room - (n + 1) * sizeof(struct rma_wire_seg), got;
+		uint64_t off;
+
+		if ((n + 1) * sizeof(struct rma_wire_seg) >= req_room)
+			break;
+		if (!op_has_data(op))
+			room = SIZE_MAX;
+		if (op_has_reply(op) && room > reply_room - total)
+			room = reply_room - total;
+		if (op_has_data(op))
+			room -= total < room ? total : room;
+		room -= room % op->esize;
+		if (room == 0 || !(got = seg_next(op, &it, room, &off)))
+			break;
+		total += got;
+		n++;
+	}
+	*nseg = n;
+	*bytes = total;
+}
+
+/* Write the next packet of op to the ring to dst; 0 when it has no room. */
+static int op_emit_one(struct pkt_target *pt, struct rma_op *op, int dst)
+{
+	uint32_t nseg;
+	size_t bytes, data, len;
+	struct pkt *pkt;
+	struct rma_wire_op *h;
+	struct rma_wire_seg *seg;
+	char *d;
+	int last;
+
+	op_plan(op, &nseg, &bytes);
+	data = !op_has_data(op) ? 0 : op->kind == RMA_CAS ? 2 * bytes : bytes;
+	len = sizeof(*pkt) + sizeof(*h) + nseg * sizeof(*seg) + data;
+	if (!(pkt = progress_reserve(dst, (uint32_t)len)))
+		return 0;
+	last = op->sent + bytes == op->bytes;
+	h = (struct rma_wire_op *)(pkt + 1);
+	seg = (struct rma_wire_seg *)(h + 1);
+	d = (char *)(seg + nseg);
+	*pkt = (struct pkt){ .type = PKT_RMA_OP, .ctx = pt->w->comm->ctx };
+	*h = (struct rma_wire_op){
+		.kind = op->kind,
+		.lock = op->sent == 0 ? op->lock : RMA_LOCK_NONE,
+		.flags = last ? op->flags : 0,
+		.nseg = nseg,
+		.basic = op->bt ? (int32_t)op->bt->handle : 0,
+		.op = (int32_t)op->op,
+		.stream_off = op->sent,
+		.cookie = (uint64_t)(uintptr_t)op,
+		.tcookie = (uint64_t)(uintptr_t)pt,
+	};
+	if (op->kind == RMA_CAS) {
+		seg[0].off = op->toff;
+		seg[0].len = bytes;
+		memcpy(d, op->cas, data);
+	} else {
+		size_t left = bytes;
+
+		/* the plan's pieces again, in the same order */
+		for (uint32_t i = 0; i < nseg; i++) {
+			uint64_t off = 0;
+
+			seg[i].len = seg_next(op, &op->it, left, &off);
+			seg[i].off = off;
+			left -= seg[i].len;
+		}
+		if (op->data && data)
+			memcpy(d, op->data + op->sent, bytes);
+		else if (op->kind == RMA_PUT)
+			dt_pack(op->odt, op->obuf, op->sent, d, bytes);
+		else if (data)
+			dt_basic_copy(op->odt, op->bt, op->obuf, NULL,
+				      op->sent / op->esize, bytes / op->esize, d, 1);
+	}
+	op->sent += bytes;
+	progress_commit(dst, pkt);
+	return 1;
+}
+
+/* A lock request or a release without an operation. */
+static int op_emit_ctl(struct pkt_target *pt, struct rma_op *op, int dst)
+{
+	struct pkt *pkt = progress_reserve(dst, sizeof(*pkt));
+
+	if (!pkt)
+		return 0;
+	*pkt = (struct pkt){
+		.type = op->kind == RMA_LOCKREQ ? PKT_RMA_LOCK : PKT_RMA_UNLOCK,
+		.tag = op->lock,
+		.ctx = pt->w->comm->ctx,
+		.cookie = (uint64_t)(uintptr_t)pt,
+	};
+	progress_commit(dst, pkt);
+	return 1;
+}
+
+/* The stream of pt: push the outbox in order. */
+static int pt_push(struct progress_stream *st, int dst)
+{
+	struct pkt_target *pt = (struct pkt_target *)st;
+
+	while (pt->outbox.head) {
+		struct rma_op *op = pt->outbox.head;
+
+		if (op->kind == RMA_LOCKREQ || op->kind == RMA_UNLOCKREQ) {
+			if (!op_emit_ctl(pt, op, dst))
+				return 0;
+		} else {
+			do {
+				if (!op_emit_one(pt, op, dst))
+					return 0;
+			} while (op->sent < op->bytes);
+		}
+		pt->outbox.head = op->next;
+		if (!pt->outbox.head)
+			pt->outbox.tail = NULL;
+		pt->outbox.n--;
+		/* a reply finds the operation by its cookie */
+		if (!op_has_reply(op))
+			op_free(op);
+	}
+	pt->streaming = 0;
+	return 1;
+}
+
+/* Under the engine's lock: hand the outbox to the engine. */
+static void pt_kick(struct pkt_target *pt)
+{
+	if (pt->outbox.head && !pt->streaming) {
+		pt->streaming = 1;
+		progress_stream_add(pt->world, &pt->st);
+	}
+}
+
+/* ---- issuing and waiting ----------------------------------------------- */
+
+/* The lock this rank's epoch holds on target (RMA_LOCK_NONE: an active
+ * target epoch, or MPI_MODE_NOCHECK). */
+static int pt_epoch_lock(const struct win *w, int target)
+{
+	switch (w->locked[target]) {
+	case WIN_LOCKED_SHARED:
+		return RMA_LOCK_SHARED;
+	case WIN_LOCKED_EXCLUSIVE:
+		return RMA_LOCK_EXCLUSIVE;
+	case WIN_UNLOCKED:
+		return w->lock_all == 1 ? RMA_LOCK_SHARED : RMA_LOCK_NONE;
+	default:
+		return RMA_LOCK_NONE;
+	}
+}
+
+static struct rma_op *op_ctl(struct pkt_target *pt, int kind, int lock)
+{
+	struct rma_op *op = calloc(1, sizeof(*op));
+
+	if (!op) {
+		fprintf(stderr, "shmpi: rank %d: out of memory in RMA synchronization\n",
+			rt.rank);
+		runtime_abort_job(MPI_ERR_NO_MEM);
+	}
+	op->pt = pt;
+	op->kind = (uint8_t)kind;
+	op->lock = (uint8_t)lock;
+	return op;
+}
+
+/* Whether op leaves in one packet. */
+static int op_fits_one(const struct rma_op *op)
+{
+	uint32_t nseg;
+	size_t bytes;
+
+	op_plan(op, &nseg, &bytes);
+	return bytes == op->bytes;
+}
+
+/*
+ * Send pt's queue under the epoch's lock (RMA_LOCK_NONE: none); with
+ * unlock, the last operation releases it.  Under the engine's lock.
+ */
+static void pt_issue(struct pkt_target *pt, int lock, int unlock)
+{
+	struct rma_pkt_win *pw = pt->w->pkt;
+	struct rma_op *last;
+
+	if (lock == RMA_LOCK_NONE && !pt->queue.head)
+		return;
+	if (!pt->queue.head && !(unlock && pt->lock_state == LS_HELD)) {
+		/* no operation, and no lock at the target to release */
+		return;
+	}
+	if (!pt->queue.head)
+		list_add(&pt->queue, op_ctl(pt, RMA_UNLOCKREQ, lock));
+	last = pt->queue.tail;
+	if (unlock && lock != RMA_LOCK_NONE)
+		last->flags |= RMA_F_UNLOCK;
+	if (!op_has_reply(last))
+		last->flags |= RMA_F_ACK;
+	for (struct rma_op *op = pt->queue.head; op; op = op->next)
+		pt->pending += op_has_reply(op) || op == last;
+	if (lock == RMA_LOCK_NONE || pt->lock_state == LS_HELD) {
+		list_move(&pt->outbox, &pt->queue);
+	} else if (unlock && pt->queue.n == 1 && last->kind != RMA_UNLOCKREQ &&
+		   op_fits_one(last)) {
+		/* seed 003: a lone short operation travels with the lock request */
+		last->lock = (uint8_t)lock;
+		pw->stats.single_ops++;
+		list_move(&pt->outbox, &pt->queue);
+	} else {
+		pt->lock_type = lock;
+		pt->lock_state = LS_REQUESTED;
+		pw->stats.lock_requests++;
+		list_add(&pt->outbox, op_ctl(pt, RMA_LOCKREQ, lock));
+		list_move(&pt->waiting, &pt->queue);
+	}
+	pt_kick(pt);
+}
+
+static int pt_done(void *arg)
+{
+	const struct pkt_target *pt = arg;
+
+	return pt->pending == 0 && pt->lock_state != LS_REQUESTED;
+}
+
+/* Wait in the engine until pt_done, telling the watchdog. */
+static void pt_wait(struct pkt_target *pt, enum call_id call)
+{
+	int done;
+
+	progress_lock();
+	done = pt_done(pt);
+	progress_unlock();
+	if (done)
+		return;
+	state_block(call, WAIT_RMA_TARGET, pt->world, 0, pt->w->comm->ctx);
+	progress_wait(pt_done, pt);
+	state_unblock(call);
+}
+
+static struct pkt_target *pt_of(struct win *w, int target)
+{
+	return &w->pkt->t[target];
+}
+
+/* Send what is queued for target and wait until it is applied; unlock: the
+ * epoch's lock goes with it. */
+static void pt_sync(struct win *w, int target, int unlock, enum call_id call)
+{
+	struct pkt_target *pt = pt_of(w, target);
+
+	progress_lock();
+	pt_issue(pt, pt_epoch_lock(w, target), unlock);
+	progress_unlock();
+	pt_wait(pt, call);
+	if (unlock) {
+		pt->lock_state = LS_NONE;
+		pt->lock_type = RMA_LOCK_NONE;
+	}
+}
+
+/* ---- the table of operations (win.h) ------------------------------------ */
+
+static int priv_locate(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
+		       MPI_Aint hi, struct rma_args *a)
+{
+	MPI_Aint at;
+
+	if (win_target_offset(&w->t[target], disp, lo, hi, &at) != MPI_SUCCESS)
+		return MPI_ERR_RMA_RANGE;
+	a->toff = (uint64_t)at;
+	return MPI_SUCCESS;
+}
+
+/* A new operation on a's target, with room for immed bytes of data; NULL
+ * when out of memory. */
+static struct rma_op *op_new(struct rma_args *a, int kind, size_t immed)
+{
+	struct rma_op *op = calloc(1, sizeof(*op) + immed);
+
+	if (!op)
+		return NULL;
+	op->pt = pt_of(a->w, a->target);
+	op->kind = (uint8_t)kind;
+	op->op = MPI_OP_NULL;
+	op->obuf = a->obuf;
+	op->odt = a->odt;
+	op->tdt = a->tdt;
+	op->tcount = a->tcount;
+	op->toff = a->toff;
+	op->bytes = a->bytes;
+	op->esize = 1;
+	dt_ref(op->odt);
+	dt_ref(op->tdt);
+	return op;
+}
+
+static void op_queue(struct rma_op *op)
+{
+	progress_lock();
+	list_add(&op->pt->queue, op);
+	progress_unlock();
+}
+
+static int priv_copy(struct rma_args *a, void *obuf, int to_target)
+{
+	size_t immed = to_target && a->bytes <= RMA_IMMED ? a->bytes : 0;
+	struct rma_op *op = op_new(a, to_target ? RMA_PUT : RMA_GET, immed);
+
+	if (!op)
+		return win_err(a->w, to_target ? "MPI_Put" : "MPI_Get", MPI_ERR_NO_MEM,
+			       NULL, "out of memory");
+	if (!to_target) {
+		op->rbuf = obuf;
+		op->rdt = a->odt;
+		dt_ref(op->rdt);
+	} else if (immed) {
+		op->data = op->immed;
+		dt_pack(a->odt, obuf, 0, op->data, immed);
+	}
+	op_queue(op);
+	return MPI_SUCCESS;
+}
+
+static int priv_acc(const char *call, struct rma_args *a, const struct rma_accargs *x)
+{
+	size_t bytes = x->n * (size_t)x->bt->extent;
+	size_t immed = bytes <= RMA_IMMED && x->op_h != MPI_NO_OP ? bytes : 0;
+	struct rma_op *op = op_new(a, x->rdt ? RMA_GACC : RMA_ACC, immed);
+
+	if (!op)
+		return win_err(a->w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	op->op = x->op_h;
+	op->bt = x->bt;
+	op->esize = (size_t)x->bt->extent;
+	op->bytes = bytes;
+	if (immed) {
+		op->data = op->immed;
+		dt_basic_copy(a->odt, x->bt, a->obuf, NULL, 0, x->n, op->data, 1);
+	}
+	if (x->rdt) {
+		op->rbuf = x->result;
+		op->rdt = x->rdt;
+		dt_ref(op->rdt);
+	}
+	op_queue(op);
+	return MPI_SUCCESS;
+}
+
+static int priv_cas(const char *call, struct rma_args *a, const void *compare,
+		    void *result)
+{
+	struct rma_op *op = op_new(a, RMA_CAS, 0);
+	size_t w = (size_t)a->odt->size;
+
+	if (!op)
+		return win_err(a->w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	op->bt = a->odt;
+	op->esize = w;
+	op->bytes = w;
+	op->rbuf = result;
+	memcpy(op->cas, compare, w);
+	memcpy(op->cas + w, a->obuf, w);
+	op_queue(op);
+	return MPI_SUCCESS;
+}
+
+/* MPI_Win_lock: the request leaves at the first flush or at unlock; a lock
+ * on this rank itself is taken now, since it guards local accesses too. */
+static void priv_lock(struct win *w, int target, int type)
+{
+	struct pkt_target *pt = pt_of(w, target);
+	int lock = type == MPI_LOCK_SHARED ? RMA_LOCK_SHARED : RMA_LOCK_EXCLUSIVE;
+
+	if (target != w->rank)
+		return;
+	progress_lock();
+	pt->lock_type = lock;
+	pt->lock_state = LS_REQUESTED;
+	w->pkt->stats.lock_requests++;
+	list_add(&pt->outbox, op_ctl(pt, RMA_LOCKREQ, lock));
+	pt_kick(pt);
+	progress_unlock();
+	pt_wait(pt, CALL_WIN_LOCK);
+}
+
+static void priv_unlock(struct win *w, int target)
+{
+	pt_sync(w, target, 1, CALL_WIN_UNLOCK);
+}
+
+static void priv_flush(struct win *w, int target, enum call_id call)
+{
+	pt_sync(w, target, 0, call);
+}
+
+const struct win_ops win_ops_private = {
+	.memory = "private",
+	.locate = priv_locate,
+	.copy = priv_copy,
+	.acc = priv_acc,
+	.cas = priv_cas,
+	.lock = priv_lock,
+	.unlock = priv_unlock,
+	.flush = priv_flush,
+};
+
+/* ---- synchronization over many targets ---------------------------------- */
+
+/* Issue to every private target (ranks: those of a group, or all), then
+ * wait for each. */
+static void pkt_sync_many(struct win *w, enum call_id call, const int *ranks, int n,
+			  int unlock)
+{
+	int count = ranks ? n : w->size;
+
+	progress_lock();
+	for (int i = 0; i < count; i++) {
+		int r = ranks ? ranks[i] : i;
+
+		if (w->t[r].ops == &win_ops_private)
+			pt_issue(pt_of(w, r), pt_epoch_lock(w, r), unlock);
+	}
+	progress_unlock();
+	for (int i = 0; i < count; i++) {
+		int r = ranks ? ranks[i] : i;
+
+		if (w->t[r].ops != &win_ops_private)
+			continue;
+		pt_wait(pt_of(w, r), call);
+		if (unlock) {
+			pt_of(w, r)->lock_state = LS_NONE;
+			pt_of(w, r)->lock_type = RMA_LOCK_NONE;
+		}
+	}
+}
+
+void rma_pkt_complete(struct win *w, enum call_id call, const int *ranks, int n)
+{
+	if (w->npriv)
+		pkt_sync_many(w, call, ranks, n, 0);
+}
+
+void rma_pkt_flush_all(struct win *w, enum call_id call)
+{
+	pkt_sync_many(w, call, NULL, 0, 0);
+}
+
+void rma_pkt_unlock_all(struct win *w)
+{
+	pkt_sync_many(w, CALL_WIN_UNLOCK_ALL, NULL, 0, 1);
+}
+
+int rma_pkt_busy(const struct win *w)
+{
+	int busy = 0;
+
+	if (!w->pkt)
+		return 0;
+	progress_lock();
+	for (int r = 0; r < w->size && !busy; r++) {
+		const struct pkt_target *pt = &w->pkt->t[r];
+
+		busy = pt->queue.head || pt->waiting.head || pt->outbox.head ||
+		       pt->pending || pt->lock_state != LS_NONE;
+	}
+	progress_unlock();
+	return busy;
+}
+
+void rma_pkt_stats(const struct win *w, struct rma_pkt_stats *out)
+{
+	*out = w->pkt ? w->pkt->stats : (struct rma_pkt_stats){ 0 };
+}
+
+/* ---- replies (the engine's handlers, under its lock) -------------------- */
+
+static void on_grant(int src, const struct pkt *pkt, const void *payload, uint32_t len)
+{
+	struct pkt_target *pt = (struct pkt_target *)(uintptr_t)pkt->cookie;
+
+	(void)src;
+	(void)payload;
+	(void)len;
+	pt->lock_state = LS_HELD;
+	list_move(&pt->outbox, &pt->waiting);
+	pt_kick(pt);
+}
+
+static void on_ack(int src, const struct pkt *pkt, const void *payload, uint32_t len)
+{
+	struct pkt_target *pt = (struct pkt_target *)(uintptr_t)pkt->cookie;
+
+	(void)src;
+	(void)payload;
+	(void)len;
+	pt->pending--;
+}
+
+static void on_reply(int src, const struct pkt *pkt, const void *payload, uint32_t len)
+{
+	const struct rma_wire_reply *h = payload;
+	struct rma_op *op = (struct rma_op *)(uintptr_t)h->cookie;
+	const char *d = (const char *)(h + 1);
+	size_t n = len - sizeof(*h);
+
+	(void)src;
+	(void)pkt;
+	if (op->kind == RMA_GET)
+		dt_unpack(op->rdt, op->rbuf, h->stream_off, d, n);
+	else if (op->kind == RMA_GACC)
+		dt_basic_copy(op->rdt, op->bt, NULL, op->rbuf, h->stream_off / op->esize,
+			      n / op->esize, (char *)d, 0);
+	else
+		memcpy(op->rbuf, d, n);
+	op->got += n;
+	if (op->got == op->bytes) {
+		op->pt->pending--;
+		op_free(op);
+	}
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+int rma_pkt_win_init(struct win *w)
+{
+	struct rma_pkt_win *pw = calloc(1, sizeof(*pw));
+
+	if (!pw || !(pw->t = calloc((size_t)w->size, sizeof(*pw->t)))) {
+		free(pw);
+		return -ENOMEM;
+	}
+	for (int r = 0; r < w->size; r++) {
+		struct pkt_target *pt = &pw->t[r];
+
+		pt->st.push = pt_push;
+		pt->w = w;
+		pt->target = r;
+		pt->world = comm_world_rank(w->comm, r);
+	}
+	w->pkt = pw;
+	return 0;
+}
+
+void rma_pkt_win_fini(struct win *w)
+{
+	if (!w->pkt)
+		return;
+	free(w->pkt->t);
+	free(w->pkt);
+	w->pkt = NULL;
+}
+
+void rma_pkt_origin_init(void)
+{
+	progress_register((enum pkt_type)PKT_RMA_GRANT, on_grant);
+	progress_register((enum pkt_type)PKT_RMA_ACK, on_ack);
+	progress_register((enum pkt_type)PKT_RMA_REPLY, on_reply);
+}
