@@ -110,6 +110,12 @@ static struct {
 
 static __thread int eng_in_thread;
 
+/* Other layers' work that every pass advances (progress_hook_add); kept
+ * apart from eng, which progress_fini clears. */
+#define PROGRESS_MAX_HOOKS 4
+static progress_hook_t hooks[PROGRESS_MAX_HOOKS];
+static int nhooks;
+
 void progress_lock(void)
 {
 	if (eng.strong)
@@ -271,6 +277,21 @@ void progress_fini(void)
 void progress_register(enum pkt_type type, progress_handler_t fn)
 {
 	eng.handlers[type] = fn;
+}
+
+void progress_hook_add(progress_hook_t fn)
+{
+	progress_lock();
+	for (int i = 0; i < nhooks; i++)
+		if (hooks[i] == fn)
+			goto out;
+	if (nhooks == PROGRESS_MAX_HOOKS) {
+		fprintf(stderr, "shmpi: rank %d: too many progress hooks\n", eng.me);
+		runtime_abort_job(MPI_ERR_INTERN);
+	}
+	hooks[nhooks++] = fn;
+out:
+	progress_unlock();
 }
 
 void progress_wake_rank(int world_rank)
@@ -807,6 +828,8 @@ static int poll_locked(void)
 			moved += drain(src);
 	if (eng.nactive)
 		moved += push_all();
+	for (int i = 0; i < nhooks; i++)
+		moved += hooks[i]();
 	if (moved)
 		atomic_fetch_add_explicit(&rt.self->progress, 1, memory_order_relaxed);
 	owes_publish();

@@ -122,4 +122,15 @@ void progress_commit(int dst, void *rec);
 /* The largest record the channels take (packet header included). */
 uint32_t progress_record_max(void);
 
+/*
+ * Work of another layer that the engine advances on every pass, after
+ * draining and pushing, under its lock, in both progress modes (schedules
+ * of nonblocking collectives).  The hook returns nonzero when it moved
+ * something; it must take each piece of work as far as it can go, since the
+ * progress thread then sleeps until a peer rings the doorbell.  Adding the
+ * same hook twice adds it once.
+ */
+typedef int (*progress_hook_t)(void);
+void progress_hook_add(progress_hook_t fn);
+
 #endif
