@@ -7,6 +7,7 @@
 #include "api.h"
 #include "coll.h"
 #include "comm.h"
+#include "intercomm.h"
 #include "progress.h"
 #include "runtime.h"
 #include "state.h"
@@ -157,6 +158,9 @@ API(int, Barrier, (MPI_Comm comm))
 	c = comm_get(comm);
 	if (!c)
 		return comm_err_invalid(comm, "MPI_Barrier");
-	coll_barrier(c, CALL_BARRIER);
+	if (c->remote)
+		inter_barrier(c, CALL_BARRIER);	/* an intercommunicator */
+	else
+		coll_barrier(c, CALL_BARRIER);
 	return MPI_SUCCESS;
 }

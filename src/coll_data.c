@@ -10,17 +10,11 @@
 
 #include "api.h"
 #include "coll.h"
+#include "coll_inter.h"
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
 #include "runtime.h"
-
-/* A buffer argument: (buf, count, datatype) as given to `call`. */
-struct coll_buf {
-	const void *buf;
-	int count;
-	struct datatype *dt;
-};
 
 static int coll_check_comm(const char *call, MPI_Comm comm, struct comm **c)
 {
@@ -38,7 +32,7 @@ static int coll_check_root(const char *call, MPI_Comm comm, const struct comm *c
 }
 
 /* Check one (buf, count, datatype) triple; names the arguments as given. */
-static int coll_check_buf(const char *call, MPI_Comm comm, const void *buf,
+int coll_check_buf(const char *call, MPI_Comm comm, const void *buf,
 			  int count, MPI_Datatype datatype, const char *bufname,
 			  const char *countname, struct coll_buf *out)
 {
@@ -99,6 +93,8 @@ API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_C
 	int rc;
 
 	runtime_check("MPI_Bcast");
+	if ((c = comm_get(comm)) && c->remote)
+		return inter_bcast(comm, c, buffer, count, datatype, root);
 	if ((rc = coll_check_comm("MPI_Bcast", comm, &c)) != MPI_SUCCESS ||
 	    (rc = coll_check_buf("MPI_Bcast", comm, buffer, count, datatype, "buffer",
 				 "count", &b)) != MPI_SUCCESS ||
@@ -237,6 +233,11 @@ API(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	int rc;
 
 	runtime_check("MPI_Gather");
+	if ((c = comm_get(comm)) && c->remote)
+		return inter_move("MPI_Gather", CALL_GATHER, INTER_GATHER, comm, c,
+				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
+				  &(struct coll_side){ recvbuf, NULL, NULL, recvcount, recvtype, 0 },
+				  root);
 	rc = gather_check("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount,
 			  recvtype, root, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
@@ -254,6 +255,11 @@ API(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	int rc;
 
 	runtime_check("MPI_Gatherv");
+	if ((c = comm_get(comm)) && c->remote)
+		return inter_move("MPI_Gatherv", CALL_GATHERV, INTER_GATHER, comm, c,
+				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
+				  &(struct coll_side){ recvbuf, recvcounts, displs, 0, recvtype, 1 },
+				  root);
 	rc = gather_check("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0,
 			  recvtype, root, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
@@ -337,6 +343,11 @@ API(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	int rc;
 
 	runtime_check("MPI_Scatter");
+	if ((c = comm_get(comm)) && c->remote)
+		return inter_move("MPI_Scatter", CALL_SCATTER, INTER_SCATTER, comm, c,
+				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
+				  &(struct coll_side){ recvbuf, NULL, NULL, recvcount, recvtype, 0 },
+				  root);
 	rc = scatter_check("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf,
 			   recvcount, recvtype, root, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
@@ -354,6 +365,11 @@ API(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displ
 	int rc;
 
 	runtime_check("MPI_Scatterv");
+	if ((c = comm_get(comm)) && c->remote)
+		return inter_move("MPI_Scatterv", CALL_SCATTERV, INTER_SCATTER, comm, c,
+				  &(struct coll_side){ sendbuf, sendcounts, displs, 0, sendtype, 1 },
+				  &(struct coll_side){ recvbuf, NULL, NULL, recvcount, recvtype, 0 },
+				  root);
 	rc = scatter_check("MPI_Scatterv", sendbuf, 0, sendtype, recvbuf, recvcount,
 			   recvtype, root, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
@@ -438,6 +454,11 @@ API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	int rc;
 
 	runtime_check("MPI_Allgather");
+	if ((c = comm_get(comm)) && c->remote)
+		return inter_move("MPI_Allgather", CALL_ALLGATHER, INTER_ALLGATHER, comm, c,
+				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
+				  &(struct coll_side){ recvbuf, NULL, NULL, recvcount, recvtype, 0 },
+				  0);
 	rc = allgather_check("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf,
 			     recvcount, recvtype, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
@@ -455,6 +476,11 @@ API(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	int rc;
 
 	runtime_check("MPI_Allgatherv");
+	if ((c = comm_get(comm)) && c->remote)
+		return inter_move("MPI_Allgatherv", CALL_ALLGATHERV, INTER_ALLGATHER, comm, c,
+				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
+				  &(struct coll_side){ recvbuf, recvcounts, displs, 0, recvtype, 1 },
+				  0);
 	rc = allgather_check("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0,
 			     recvtype, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
@@ -576,6 +602,11 @@ API(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	int rc;
 
 	runtime_check("MPI_Alltoall");
+	if ((c = comm_get(comm)) && c->remote)
+		return inter_move("MPI_Alltoall", CALL_ALLTOALL, INTER_ALLTOALL, comm, c,
+				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
+				  &(struct coll_side){ recvbuf, NULL, NULL, recvcount, recvtype, 0 },
+				  0);
 	rc = allgather_check("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf,
 			     recvcount, recvtype, comm, &c, &sb, &rb);
 	if (rc != MPI_SUCCESS)
@@ -596,6 +627,11 @@ API(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdis
 	int rc;
 
 	runtime_check("MPI_Alltoallv");
+	if ((c = comm_get(comm)) && c->remote)
+		return inter_move("MPI_Alltoallv", CALL_ALLTOALLV, INTER_ALLTOALL, comm, c,
+				  &(struct coll_side){ sendbuf, sendcounts, sdispls, 0, sendtype, 1 },
+				  &(struct coll_side){ recvbuf, recvcounts, rdispls, 0, recvtype, 1 },
+				  0);
 	rc = allgather_check("MPI_Alltoallv", sendbuf, 0, sendtype, recvbuf, 0,
 			     recvtype, comm, &c, &sb, &rb);
 	if (rc != MPI_SUCCESS)

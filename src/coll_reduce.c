@@ -20,6 +20,7 @@
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
+#include "coll_inter.h"
 #include "op.h"
 #include "runtime.h"
 
@@ -270,6 +271,30 @@ out:
 	return rc;
 }
 
+int coll_check_reduce(const char *call, MPI_Comm comm, int count, MPI_Datatype datatype,
+		      MPI_Op op, struct datatype **dt, const struct op **o)
+{
+	int rc;
+
+	if (count < 0)
+		return err_comm(comm, call, MPI_ERR_COUNT, "count", "%d is negative", count);
+	rc = dt_check_use(comm, call, datatype, dt);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	*o = op_get(op);
+	if (!*o)
+		return err_comm(comm, call, MPI_ERR_OP, "op",
+				op == MPI_OP_NULL ? "is MPI_OP_NULL" :
+				"0x%x is not a valid op", (unsigned)op);
+	if (op_kind(*o) == OP_REPLACE || op_kind(*o) == OP_NO_OP)
+		return err_comm(comm, call, MPI_ERR_OP, "op",
+				"MPI_REPLACE and MPI_NO_OP are for RMA only");
+	if (op_check(*o, *dt) != MPI_SUCCESS)
+		return err_comm(comm, call, MPI_ERR_OP, "op",
+				"is not defined on %s", (*dt)->name);
+	return MPI_SUCCESS;
+}
+
 /* Validate and run one reduction; `sendbuf` may be MPI_IN_PLACE. */
 static int reduce_do(const char *call, struct red *rd, MPI_Comm comm,
 		     const void *sendbuf, void *recvbuf, int count,
@@ -281,22 +306,19 @@ static int reduce_do(const char *call, struct red *rd, MPI_Comm comm,
 
 	if (!c)
 		return comm_err_invalid(comm, call);
-	if (count < 0)
-		return err_comm(comm, call, MPI_ERR_COUNT, "count", "%d is negative", count);
-	rc = dt_check_use(comm, call, datatype, &dt);
+	/* intercommunicators (coll_inter.c) */
+	if (c->remote && rd->kind == RED_REDUCE)
+		return inter_reduce(comm, c, sendbuf, recvbuf, count, datatype, op, rd->root);
+	if (c->remote && rd->kind == RED_ALLREDUCE)
+		return inter_allreduce(comm, c, sendbuf, recvbuf, count, datatype, op);
+	if (c->remote && rd->kind == RED_SCATTER)
+		return inter_reduce_scatter(call, rd->call, comm, c, sendbuf, recvbuf,
+					    rd->rcounts, count, datatype, op);
+	if (c->remote)
+		return comm_err_inter(comm, call, "comm");
+	rc = coll_check_reduce(call, comm, count, datatype, op, &dt, &rd->op);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	rd->op = op_get(op);
-	if (!rd->op)
-		return err_comm(comm, call, MPI_ERR_OP, "op",
-				op == MPI_OP_NULL ? "is MPI_OP_NULL" :
-				"0x%x is not a valid op", (unsigned)op);
-	if (op_kind(rd->op) == OP_REPLACE || op_kind(rd->op) == OP_NO_OP)
-		return err_comm(comm, call, MPI_ERR_OP, "op",
-				"MPI_REPLACE and MPI_NO_OP are for RMA only");
-	if (op_check(rd->op, dt) != MPI_SUCCESS)
-		return err_comm(comm, call, MPI_ERR_OP, "op",
-				"is not defined on %s", dt->name);
 	if (rd->kind == RED_REDUCE && (rd->root < 0 || rd->root >= c->size))
 		return err_comm(comm, call, MPI_ERR_ROOT, "root",
 				"%d is not a rank of %s (size %d)", rd->root, c->name,

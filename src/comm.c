@@ -23,6 +23,7 @@
 #include "comm.h"
 #include "comm_hw.h"
 #include "info.h"
+#include "intercomm.h"
 #include "p2p.h"
 #include "progress.h"
 #include "runtime.h"
@@ -33,8 +34,8 @@ static struct comm comm_world, comm_self;
 /* ---- objects ------------------------------------------------------------ */
 
 /* A communicator of group g (a new reference is taken) with context ctx. */
-static struct comm *comm_new(struct group *g, uint32_t ctx, int builtin_index,
-			     MPI_Comm builtin_handle)
+struct comm *comm_new(struct group *g, uint32_t ctx, int builtin_index,
+		      MPI_Comm builtin_handle)
 {
 	struct comm *c = builtin_index >= 0 ?
 			 (builtin_index == 0 ? &comm_world : &comm_self) :
@@ -73,6 +74,8 @@ static void comm_destroy(struct comm *c)
 	info_unref(c->info);
 	topo_free(c->topo);
 	errh_unref(c->errh);
+	group_unref(c->remote);
+	comm_unref(c->local);
 	group_unref(c->group);
 	if (!handle_is_builtin(c->handle)) {
 		handle_release(c->handle);
@@ -130,6 +133,12 @@ int comm_err_invalid(MPI_Comm comm, const char *call)
 	return err_comm(comm, call, MPI_ERR_COMM, "comm",
 			comm == MPI_COMM_NULL ? "is MPI_COMM_NULL" :
 			"0x%x is not a valid communicator", (unsigned)comm);
+}
+
+int comm_err_inter(MPI_Comm comm, const char *call, const char *arg)
+{
+	return err_comm(comm, call, MPI_ERR_COMM, arg,
+			"is an intercommunicator; %s needs an intracommunicator", call);
 }
 
 /* ---- creation ----------------------------------------------------------- */
@@ -190,6 +199,20 @@ static void comm_coll_unlink(struct comm *c)
 	}
 }
 
+int comm_coll_setup(struct comm *c, int rc, void (*sync)(struct comm *, enum call_id),
+		    struct comm *over, enum call_id call)
+{
+	if (c && rc == MPI_SUCCESS && c->rank == 0 && comm_coll_create(c) < 0)
+		rc = MPI_ERR_NO_MEM;
+	sync(over, call);
+	if (c && c->rank != 0 && rc == MPI_SUCCESS && comm_coll_open(c) < 0)
+		rc = MPI_ERR_INTERN;
+	sync(over, call);
+	if (c && c->rank == 0 && c->coll)
+		comm_coll_unlink(c);
+	return rc;
+}
+
 struct member {
 	int color, key, rank;
 };
@@ -220,6 +243,8 @@ static int comm_split_do(struct comm *parent, enum call_id call, int color, int 
 	int *world = NULL, *all;
 
 	*out = NULL;
+	if (parent->remote)
+		return MPI_ERR_COMM;	/* intercomm.c splits intercommunicators */
 	all = (int *)coll_allgather_packed(parent, call, mine, 2, dt_get(MPI_INT),
 					   2 * sizeof(int));
 	m = malloc(sizeof(*m) * (size_t)parent->size);
@@ -255,15 +280,8 @@ static int comm_split_do(struct comm *parent, enum call_id call, int color, int 
 			group_unref(g);
 		if (!c)
 			rc = MPI_ERR_NO_MEM;
-		else if (c->rank == 0 && comm_coll_create(c) < 0)
-			rc = MPI_ERR_NO_MEM;
 	}
-	coll_barrier(parent, call);
-	if (c && c->rank != 0 && rc == MPI_SUCCESS && comm_coll_open(c) < 0)
-		rc = MPI_ERR_INTERN;
-	coll_barrier(parent, call);
-	if (c && c->rank == 0 && c->coll)
-		comm_coll_unlink(c);
+	rc = comm_coll_setup(c, rc, coll_barrier, parent, call);
 	free(all);
 	free(m);
 	free(world);
@@ -330,7 +348,7 @@ static int comm_dup_common(const char *call, MPI_Comm comm, struct info *info,
 
 	if ((rc = comm_check(call, comm, &p, newcomm, "newcomm")) != MPI_SUCCESS)
 		return rc;
-	rc = comm_split_do(p, CALL_COMM_CREATE, 0, p->rank, &c);
+	rc = p->remote ? inter_dup(p, &c) : comm_split_do(p, CALL_COMM_CREATE, 0, p->rank, &c);
 	if (rc != MPI_SUCCESS)
 		return err_comm(comm, call, rc, NULL, "cannot create the communicator");
 	rc = comm_out(p, c, newcomm, 1);
@@ -371,7 +389,8 @@ API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 	if (color < 0 && color != MPI_UNDEFINED)
 		return err_comm(comm, "MPI_Comm_split", MPI_ERR_ARG, "color",
 				"%d is negative and not MPI_UNDEFINED", color);
-	rc = comm_split_do(p, CALL_COMM_CREATE, color, key, &c);
+	rc = p->remote ? inter_split(p, color, key, &c) :
+	     comm_split_do(p, CALL_COMM_CREATE, color, key, &c);
 	if (rc != MPI_SUCCESS)
 		return err_comm(comm, "MPI_Comm_split", rc, NULL,
 				"cannot create the communicator");
@@ -429,11 +448,15 @@ API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 	if (!g)
 		return err_comm(comm, "MPI_Comm_create", MPI_ERR_GROUP, "group",
 				"0x%x is not a valid group", (unsigned)group);
-	if (!group_within(g, p))
+	if (p->remote ? !group_within(g, p->local) : !group_within(g, p))
 		return err_comm(comm, "MPI_Comm_create", MPI_ERR_GROUP, "group",
-				"is not a subgroup of the communicator's group");
-	/* the group's order is the new rank order: the group rank is the key */
-	rc = comm_split_do(p, CALL_COMM_CREATE, g->rank == MPI_UNDEFINED ?
+				"is not a subgroup of the communicator's %sgroup",
+				p->remote ? "local " : "");
+	/* the group's order is the new rank order: the group rank is the key
+	 * (of an intercommunicator: its remote group is the remote callers') */
+	rc = p->remote ? inter_split(p, g->rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0,
+				     g->rank, &c) :
+	     comm_split_do(p, CALL_COMM_CREATE, g->rank == MPI_UNDEFINED ?
 			   MPI_UNDEFINED : 0, g->rank, &c);
 	if (rc != MPI_SUCCESS)
 		return err_comm(comm, "MPI_Comm_create", rc, NULL,
@@ -458,6 +481,8 @@ API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *
 	if ((rc = comm_check("MPI_Comm_create_group", comm, &p, newcomm, "newcomm")) !=
 	    MPI_SUCCESS)
 		return rc;
+	if (p->remote)
+		return comm_err_inter(comm, "MPI_Comm_create_group", "comm");
 	g = group_get(group);
 	if (!g)
 		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_GROUP, "group",
@@ -588,6 +613,8 @@ API(int, Comm_compare, (MPI_Comm comm1, MPI_Comm comm2, int *result))
 		*result = MPI_IDENT;
 		return MPI_SUCCESS;
 	}
+	if (a->remote || b->remote)
+		return inter_compare(a, b, result);
 	rc = PMPI_Group_compare(a->group->handle, b->group->handle, result);
 	/* the same group in the same order, but another context */
 	if (rc == MPI_SUCCESS && *result == MPI_IDENT)
@@ -603,7 +630,7 @@ API(int, Comm_test_inter, (MPI_Comm comm, int *flag))
 	runtime_check("MPI_Comm_test_inter");
 	if ((rc = comm_check("MPI_Comm_test_inter", comm, &c, flag, "flag")) != MPI_SUCCESS)
 		return rc;
-	*flag = 0;	/* no intercommunicators */
+	*flag = c->remote != NULL;
 	return MPI_SUCCESS;
 }
 

@@ -8,6 +8,12 @@
  * also has a collective area in shared memory (shm/coll.h):
  * MPI_COMM_WORLD's lives in the job's control segment, every other one in
  * a segment of its own that its rank 0 creates.
+ *
+ * An intercommunicator (intercomm.c) has a local group (group, rank, size)
+ * and a remote group: point-to-point ranks name the remote group (world
+ * points into its table), and its collectives (coll_inter.c) run on
+ * `local`, an intracommunicator of the local group, plus messages between
+ * the groups on the internal context.  It has no collective area itself.
  */
 #ifndef SRC_COMM_H
 #define SRC_COMM_H
@@ -32,11 +38,14 @@ struct comm {
 	int size;
 	uint32_t ctx;
 	struct group *group;
-	const int *world;	/* group->world; NULL for MPI_COMM_WORLD (identity) */
+	const int *world;	/* group->world (intercommunicators: remote->world);
+				 * NULL for MPI_COMM_WORLD (identity) */
 	struct errhandler *errh;
 	struct attr *attrs;
 	struct info *info;
 	struct topo *topo;	/* a process topology, or NULL */
+	struct group *remote;	/* intercommunicators: the remote group, else NULL */
+	struct comm *local;	/* intercommunicators: over the local group */
 	char name[MPI_MAX_OBJECT_NAME];
 
 	/* collectives (coll.c) */
@@ -46,21 +55,28 @@ struct comm {
 	uint64_t coll_acks;		/* acknowledgements its slot awaits, ever */
 };
 
-/* The job rank of member r of c. */
+/* The job rank of member r of c (of its remote group, if an intercomm). */
 static inline int comm_world_rank(const struct comm *c, int r)
 {
 	return c->world ? c->world[r] : r;
 }
 
-/* The rank in c of job rank w, or MPI_UNDEFINED if w is no member. */
+/* The rank in c (in its remote group, if an intercomm) of job rank w, or
+ * MPI_UNDEFINED if w is no member. */
 static inline int comm_rank_of_world(const struct comm *c, int w)
 {
 	int r;
 
 	if (!c->world)
 		return w;
-	r = c->group->index[w];
+	r = (c->remote ? c->remote : c->group)->index[w];
 	return r >= 0 ? r : MPI_UNDEFINED;
+}
+
+/* How many ranks point-to-point on c may name. */
+static inline int comm_peer_size(const struct comm *c)
+{
+	return c->remote ? c->remote->size : c->size;
 }
 
 /* Set up MPI_COMM_WORLD and MPI_COMM_SELF (MPI_Init) and drop them again. */
@@ -91,5 +107,23 @@ void comm_unref(struct comm *c);
 
 /* Raise MPI_ERR_COMM for an invalid handle passed to `call`. */
 int comm_err_invalid(MPI_Comm comm, const char *call);
+
+/* Raise MPI_ERR_COMM: `call` is for intracommunicators, comm is not. */
+int comm_err_inter(MPI_Comm comm, const char *call, const char *arg);
+
+/* For intercomm.c: a communicator of group g with context ctx (a new
+ * reference to g; NULL when out of memory). */
+struct comm *comm_new(struct group *g, uint32_t ctx, int builtin_index,
+		      MPI_Comm builtin_handle);
+
+/*
+ * The collective area of new intracommunicator c (NULL where this process
+ * is no member): its rank 0 creates it; after sync(over), which every
+ * member of c calls, the others map it; after a second sync, rank 0
+ * unlinks its name.  rc is the outcome so far: the steps run in any case
+ * (the others wait for them).  Returns an MPI error class.
+ */
+int comm_coll_setup(struct comm *c, int rc, void (*sync)(struct comm *, enum call_id),
+		    struct comm *over, enum call_id call);
 
 #endif

@@ -30,10 +30,12 @@ static int p2p_check(const char *call, const void *buf, int count, MPI_Datatype 
 	if (!buf && count > 0 && dt->size > 0 && handle_is_builtin(datatype))
 		return err_comm(comm, call, MPI_ERR_BUFFER, "buf",
 				"is NULL with %d elements of %s", count, dt->name);
+	/* (of an intercommunicator: a rank of the remote group) */
 	if (peer != MPI_PROC_NULL && !(recv && peer == MPI_ANY_SOURCE) &&
-	    (peer < 0 || peer >= c->size))
+	    (peer < 0 || peer >= comm_peer_size(c)))
 		return err_comm(comm, call, MPI_ERR_RANK, recv ? "source" : "dest",
-				"%d is not a rank of %s (size %d)", peer, c->name, c->size);
+				"%d is not a rank of %s (%ssize %d)", peer, c->name,
+				c->remote ? "remote group " : "", comm_peer_size(c));
 	if (!(recv && tag == MPI_ANY_TAG) && (tag < 0 || tag > P2P_TAG_UB))
 		return err_comm(comm, call, MPI_ERR_TAG, "tag", "%d is not in [0, %d]%s",
 				tag, P2P_TAG_UB, recv ? " nor MPI_ANY_TAG" : "");

@@ -1,0 +1,66 @@
+/*
+ * The collectives on intercommunicators (coll_inter.c), which the API
+ * calls of coll.c, coll_data.c and coll_reduce.c hand an intercommunicator
+ * to once they have resolved it, and the argument checks those files share
+ * with them.  Each returns an MPI error class, raised through comm's
+ * handler.
+ */
+#ifndef SRC_COLL_INTER_H
+#define SRC_COLL_INTER_H
+
+#include <mpi.h>
+
+#include "comm.h"
+#include "datatype.h"
+#include "state.h"
+
+struct op;
+
+/* A buffer argument: (buf, count, datatype) as given to a call. */
+struct coll_buf {
+	const void *buf;
+	int count;
+	struct datatype *dt;
+};
+
+/* Check one (buf, count, datatype) triple (coll_data.c). */
+int coll_check_buf(const char *call, MPI_Comm comm, const void *buf, int count,
+		   MPI_Datatype datatype, const char *bufname, const char *countname,
+		   struct coll_buf *out);
+
+/* Check (count, datatype, op) of a reduction (coll_reduce.c). */
+int coll_check_reduce(const char *call, MPI_Comm comm, int count, MPI_Datatype datatype,
+		      MPI_Op op, struct datatype **dt, const struct op **o);
+
+int inter_bcast(MPI_Comm comm, struct comm *c, void *buffer, int count,
+		MPI_Datatype datatype, int root);
+int inter_reduce(MPI_Comm comm, struct comm *c, const void *sendbuf, void *recvbuf,
+		 int count, MPI_Datatype datatype, MPI_Op op, int root);
+int inter_allreduce(MPI_Comm comm, struct comm *c, const void *sendbuf, void *recvbuf,
+		    int count, MPI_Datatype datatype, MPI_Op op);
+int inter_reduce_scatter(const char *call, enum call_id id, MPI_Comm comm,
+			 struct comm *c, const void *sendbuf, void *recvbuf,
+			 const int *recvcounts, int count, MPI_Datatype datatype,
+			 MPI_Op op);
+
+/*
+ * The data-moving collectives: one (buf, counts, displs, count, type) per
+ * side; counts and displs are NULL for the fixed-count calls.  `root` is
+ * MPI_ROOT, MPI_PROC_NULL or a remote rank for the rooted ones (gather:
+ * the root receives, scatter: the root sends) and ignored by the others.
+ */
+struct coll_side {
+	const void *buf;
+	const int *counts, *displs;
+	int count;
+	MPI_Datatype type;
+	int vector;	/* counts and displs, not count */
+};
+
+enum inter_kind { INTER_GATHER, INTER_SCATTER, INTER_ALLGATHER, INTER_ALLTOALL };
+
+int inter_move(const char *call, enum call_id id, enum inter_kind kind, MPI_Comm comm,
+	       struct comm *c, const struct coll_side *send, const struct coll_side *recv,
+	       int root);
+
+#endif
