@@ -7,6 +7,9 @@
  * futex (a voluntary context switch of this thread) when its spin count is
  * 0, and, in some round of three, never sleeps when it is 10^9; which of the
  * two spin counts applies follows SHMPI_OVERSUBSCRIBED.
+ *   mpit_cvars sleeps|spins   only check that rank 0, waiting in a barrier,
+ *                 always sleeps or once stays awake, with the knobs as the
+ *                 environment set them (how MPI_Init decided)
  */
 #include <stdio.h>
 #include <string.h>
@@ -173,6 +176,13 @@ int main(int argc, char **argv)
 {
 	int provided, n, count;
 	MPI_T_cvar_handle h;
+
+	if (argc > 1) {
+		tu_init(&argc, &argv);
+		CHECK(always_sleeps() == (strcmp(argv[1], "sleeps") == 0));
+		MPI_Finalize();
+		return 0;
+	}
 
 	/* before MPI_T_init_thread nothing works; before MPI_Init everything */
 	CHECK(MPI_T_cvar_get_num(&n) == MPI_T_ERR_NOT_INITIALIZED);
