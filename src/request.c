@@ -55,6 +55,8 @@ void req_release(struct request *r)
 		comm_unref(r->comm);
 	if (r->dt)
 		dt_unref(r->dt);
+	if (r->owner_free)
+		r->owner_free(r->owner);
 	free(r);
 }
 
@@ -175,7 +177,8 @@ static void req_block(enum call_id id, const struct request *r)
 		   (r->peer == MPI_ANY_SOURCE ? -1 : comm_world_rank(r->comm, r->peer)) :
 		   r->peer_world;
 
-	state_block(id, r->kind == REQ_RECV ? WAIT_RECV : WAIT_SEND, peer, r->tag,
+	state_block(id, r->kind == REQ_RECV ? WAIT_RECV :
+		    r->kind == REQ_COLL ? WAIT_COLL_DATA : WAIT_SEND, peer, r->tag,
 		    r->comm ? r->comm->ctx : 0);
 }
 

@@ -25,6 +25,7 @@ enum req_kind {
 	REQ_RECV,
 	REQ_BSEND,	/* internal: a buffered message owned by the engine */
 	REQ_RMA,	/* MPI_Rput and co: done when the call returns (direct path) */
+	REQ_COLL,	/* a nonblocking collective: owner is its schedule */
 };
 
 enum send_mode {
@@ -80,6 +81,7 @@ struct request {
 	MPI_Count st_bytes;
 
 	void *owner;		/* internal requests: what they belong to */
+	void (*owner_free)(void *owner);	/* REQ_COLL: run by req_release */
 	struct request *next;	/* the engine's queues */
 	struct request *prev;
 };

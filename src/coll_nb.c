@@ -1,0 +1,957 @@
+/*
+ * The nonblocking collectives on intracommunicators: MPI_Ibarrier,
+ * MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce, MPI_Igather, MPI_Iscatter,
+ * MPI_Iallgather, MPI_Iallgatherv, MPI_Ialltoall, MPI_Ialltoallv.
+ *
+ * Each call checks its arguments, then builds this rank's schedule (as
+ * libNBC does): a list of rounds, each a few steps - internal messages
+ * (on the communicator's library context, ctx + 1, with datatypes, straight
+ * from and into the user's buffers), local copies and local reductions.
+ * A round's local steps run and its messages start when the round begins;
+ * the next round begins once every message of this one completed.  The
+ * progress engine advances every schedule on each of its passes (a hook,
+ * progress_hook_add), so the collectives follow the progress mode: under
+ * weak progress they move while some MPI call of this rank runs the engine,
+ * under strong progress the progress thread moves them.  The user's request
+ * (REQ_COLL) completes when the last round did; it owns the schedule.
+ *
+ * Tags: the standard has every member start the collectives of a
+ * communicator in the same order, so the n-th nonblocking collective of a
+ * communicator is the n-th on every member, and its messages carry tag
+ * -2 - (n mod 2^29).  The library's other messages on ctx + 1 use tags >= 0
+ * and blocking collectives use the shared collective area, so none of them
+ * ever match ours, and several nonblocking collectives may be outstanding
+ * at once, completing in any order.  Within one schedule, messages between
+ * the same two members are matched in the order they are sent, since
+ * receives are posted round by round (non-overtaking).  The counter n lives
+ * in an attribute the library caches on the communicator (not copied by
+ * MPI_Comm_dup, freed with the communicator).
+ *
+ * Algorithms (a node has few cores: latency and few rounds first):
+ * barrier by dissemination (ceil(log2 p) rounds), broadcast down a binomial
+ * tree, reduce up a binomial tree over ranks in order (member r combines
+ * the range [r, r + 2^k) as (its range) op (the next), so the result is
+ * x0 op x1 op ... op xp-1 for any associative op, commutative or not) and
+ * then to the root, allreduce as that reduce plus a broadcast; gather,
+ * scatter, allgather(v) and alltoall(v) post every message at once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "attr.h"
+#include "comm.h"
+#include "datatype.h"
+#include "errhandler.h"
+#include "op.h"
+#include "p2p.h"
+#include "progress.h"
+#include "request.h"
+#include "runtime.h"
+
+#define NB_TAG_MASK 0x1fffffffu
+
+/* ---- schedules ------------------------------------------------------------ */
+
+enum step_kind {
+	STEP_SEND,
+	STEP_RECV,
+	STEP_COPY,	/* bytes of packed data from (src, sdt) to (dst, dt) */
+	STEP_REDUCE,	/* dst = src op dst, count elements of dt */
+	STEP_ROUND,	/* the end of a round */
+};
+
+struct step {
+	enum step_kind kind;
+	struct request req;	/* send, recv: the message (no references held) */
+	const void *src;
+	void *dst;
+	const struct datatype *sdt, *dt;
+	MPI_Count count;
+	size_t bytes;
+};
+
+struct sched {
+	struct request *req;	/* the user's request (owns the schedule) */
+	struct comm *c;		/* referenced */
+	int tag;
+	struct step *steps;
+	int nsteps, cap;
+	int nomem;		/* building ran out of memory */
+	int at;			/* the first step of the current round */
+	int round_end;		/* the step ending it, -1 before it began */
+	struct op *op;		/* referenced */
+	struct datatype *dts[2];	/* referenced */
+	void *tmp[3];		/* scratch buffers (malloc'd) */
+	struct sched *next, *prev;	/* the active list */
+};
+
+/* Schedules under way; the engine's lock guards the list. */
+static struct sched *active;
+
+static void sched_free(void *arg)
+{
+	struct sched *s = arg;
+
+	if (!s)
+		return;
+	for (int i = 0; i < 3; i++)
+		free(s->tmp[i]);
+	for (int i = 0; i < 2; i++)
+		dt_unref(s->dts[i]);
+	op_unref(s->op);
+	comm_unref(s->c);
+	free(s->steps);
+	free(s);
+}
+
+static struct step *sched_add(struct sched *s, enum step_kind kind)
+{
+	struct step *st;
+
+	if (s->nsteps == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 16;
+		struct step *more = realloc(s->steps, sizeof(*more) * (size_t)cap);
+
+		if (!more) {
+			s->nomem = 1;
+			return NULL;
+		}
+		s->steps = more;
+		s->cap = cap;
+	}
+	st = &s->steps[s->nsteps++];
+	memset(st, 0, sizeof(*st));
+	st->kind = kind;
+	return st;
+}
+
+/* A message of count elements of dt to or from member peer. */
+static void sched_msg(struct sched *s, enum step_kind kind, int peer, const void *buf,
+		      MPI_Count count, const struct datatype *dt)
+{
+	struct step *st = sched_add(s, kind);
+	struct request *r;
+
+	if (!st)
+		return;
+	r = &st->req;
+	r->kind = kind == STEP_SEND ? REQ_SEND : REQ_RECV;
+	r->handle = MPI_REQUEST_NULL;
+	r->comm = s->c;
+	r->ctx = s->c->ctx + 1;
+	r->dt = (struct datatype *)dt;
+	r->peer = peer;
+	r->tag = s->tag;
+	r->count = count;
+	r->bytes = (size_t)count * (size_t)dt->size;
+	if (kind == STEP_SEND) {
+		r->sbuf = buf;
+		r->peer_world = comm_world_rank(s->c, peer);
+		r->mode = SEND_STANDARD;
+	} else {
+		r->rbuf = (void *)buf;
+	}
+}
+
+static void sched_send(struct sched *s, int peer, const void *buf, MPI_Count count,
+		       const struct datatype *dt)
+{
+	sched_msg(s, STEP_SEND, peer, buf, count, dt);
+}
+
+static void sched_recv(struct sched *s, int peer, void *buf, MPI_Count count,
+		       const struct datatype *dt)
+{
+	sched_msg(s, STEP_RECV, peer, buf, count, dt);
+}
+
+static void sched_local(struct sched *s, enum step_kind kind, const void *src,
+			const struct datatype *sdt, void *dst, const struct datatype *dt,
+			MPI_Count count)
+{
+	struct step *st = sched_add(s, kind);
+
+	if (!st)
+		return;
+	st->src = src;
+	st->sdt = sdt;
+	st->dst = dst;
+	st->dt = dt;
+	st->count = count;
+	st->bytes = (size_t)count * (size_t)sdt->size;
+}
+
+static void sched_round(struct sched *s)
+{
+	if (s->nsteps && s->steps[s->nsteps - 1].kind != STEP_ROUND)
+		sched_add(s, STEP_ROUND);
+}
+
+static void step_begin(struct sched *s, struct step *st)
+{
+	switch (st->kind) {
+	case STEP_SEND:
+	case STEP_RECV:
+		p2p_start(&st->req);
+		break;
+	case STEP_COPY:
+		dt_copy(st->src, st->sdt, st->dst, st->dt, st->bytes);
+		break;
+	case STEP_REDUCE:
+		op_reduce(s->op, st->src, st->dst, st->count, st->dt);
+		break;
+	case STEP_ROUND:
+		break;
+	}
+}
+
+/* Whether the messages of the current round completed; the first error
+ * (a truncated receive) goes to the user's request. */
+static int round_done(struct sched *s)
+{
+	for (int i = s->at; i < s->round_end; i++) {
+		struct step *st = &s->steps[i];
+
+		if (st->kind != STEP_SEND && st->kind != STEP_RECV)
+			continue;
+		if (!req_is_complete(&st->req))
+			return 0;
+		if (st->req.st_error != MPI_SUCCESS && s->req->st_error == MPI_SUCCESS)
+			s->req->st_error = st->req.st_error;
+	}
+	return 1;
+}
+
+/*
+ * Take s as far as it goes now (under the engine's lock); returns nonzero
+ * when something moved.  The user's request completes last: from then on
+ * the application thread may release it, and the schedule with it.
+ */
+static int sched_advance(struct sched *s)
+{
+	int moved = 0, i;
+
+	for (;;) {
+		if (s->round_end >= 0) {
+			if (!round_done(s))
+				return moved;
+			s->at = s->round_end + 1;
+			s->round_end = -1;
+		}
+		if (s->at >= s->nsteps)
+			break;
+		for (i = s->at; i < s->nsteps && s->steps[i].kind != STEP_ROUND; i++)
+			step_begin(s, &s->steps[i]);
+		s->round_end = i;
+		moved = 1;
+	}
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		active = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	req_complete(s->req);
+	return 1;
+}
+
+/* The engine's hook: every schedule under way, as far as it goes. */
+static int nb_progress(void)
+{
+	int moved = 0;
+
+	for (struct sched *s = active, *next; s; s = next) {
+		next = s->next;
+		moved += sched_advance(s);
+	}
+	return moved;
+}
+
+/* ---- the per-communicator sequence ---------------------------------------- */
+
+static int nb_keyval = MPI_KEYVAL_INVALID;
+
+static int nb_seq_delete(int obj, int keyval, void *value, void *extra)
+{
+	(void)obj;
+	(void)keyval;
+	(void)extra;
+	free(value);
+	return MPI_SUCCESS;
+}
+
+/* The tag of c's next nonblocking collective; 0 or -ENOMEM. */
+static int nb_next_tag(struct comm *c, int *tag)
+{
+	uint32_t *seq;
+	void *value;
+	int flag = 0;
+
+	if (nb_keyval == MPI_KEYVAL_INVALID &&
+	    attr_keyval_create(ATTR_COMM, NULL, nb_seq_delete, NULL, &nb_keyval) !=
+	    MPI_SUCCESS)
+		return -ENOMEM;
+	attr_get(c->attrs, nb_keyval, &value, &flag);
+	seq = flag ? value : NULL;
+	if (!seq) {
+		seq = calloc(1, sizeof(*seq));
+		if (!seq)
+			return -ENOMEM;
+		if (attr_set(ATTR_COMM, c->handle, &c->attrs, nb_keyval, seq) !=
+		    MPI_SUCCESS) {
+			free(seq);
+			return -ENOMEM;
+		}
+	}
+	*tag = -2 - (int)(*seq & NB_TAG_MASK);
+	++*seq;
+	return 0;
+}
+
+/* ---- arguments ------------------------------------------------------------ */
+
+/* Where an argument matters, or where a buffer may be MPI_IN_PLACE. */
+enum nb_where { NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT };
+
+/* One side (send or receive) of a call's arguments. */
+struct nb_side {
+	const void *buf;
+	int count;
+	MPI_Datatype type;
+	const int *counts, *displs;	/* the v-variants; NULL otherwise */
+	enum nb_where used;		/* where the side's arguments matter */
+	enum nb_where in_place;		/* where buf may be MPI_IN_PLACE */
+	int vector;			/* counts and displs are given */
+	const char *const *names;	/* buffer, count, counts, displs */
+	struct datatype *dt;		/* checked */
+};
+
+struct nb_call {
+	const char *name;
+	MPI_Comm comm;
+	struct comm *c;
+	int rooted;		/* the call has a root argument */
+	int root;
+	int reducing;		/* the call has an op argument */
+	MPI_Op op;
+	struct op *o;
+	struct nb_side s, r;
+	MPI_Request *request;
+};
+
+/* The argument names of a side: buffer, count(s), displacements. */
+static const char *const names_send[] = { "sendbuf", "sendcount", "sendcounts",
+					  "sdispls" };
+static const char *const names_recv[] = { "recvbuf", "recvcount", "recvcounts",
+					  "rdispls" };
+static const char *const names_recvv[] = { "recvbuf", "recvcount", "recvcounts",
+					   "displs" };
+static const char *const names_bcast[] = { "buffer", "count", NULL, NULL };
+static const char *const names_rsend[] = { "sendbuf", "count", NULL, NULL };
+static const char *const names_rrecv[] = { "recvbuf", "count", NULL, NULL };
+
+static int nb_where_here(enum nb_where w, const struct nb_call *a)
+{
+	int root = !a->rooted || a->c->rank == a->root;
+
+	return w == NB_EVERYWHERE || (w == NB_AT_ROOT && root);
+}
+
+static int nb_check_side(struct nb_call *a, struct nb_side *sd)
+{
+	const char *const *n = sd->names;
+	const char *bufname;
+
+	if (!nb_where_here(sd->used, a))
+		return MPI_SUCCESS;
+	bufname = n[0];
+	if (sd->buf == MPI_IN_PLACE) {
+		if (!nb_where_here(sd->in_place, a))
+			return err_comm(a->comm, a->name, MPI_ERR_BUFFER, bufname,
+					sd->in_place == NB_AT_ROOT ?
+					"MPI_IN_PLACE is for the root only" :
+					"may not be MPI_IN_PLACE");
+		return MPI_SUCCESS;
+	}
+	if (sd->vector) {
+		if (!sd->counts || !sd->displs)
+			return err_comm(a->comm, a->name, MPI_ERR_ARG,
+					!sd->counts ? n[2] : n[3], "is NULL");
+		for (int m = 0; m < a->c->size; m++)
+			if (sd->counts[m] < 0)
+				return err_comm(a->comm, a->name, MPI_ERR_COUNT, n[2],
+						"element %d is negative (%d)", m,
+						sd->counts[m]);
+	} else if (sd->count < 0) {
+		return err_comm(a->comm, a->name, MPI_ERR_COUNT, n[1], "%d is negative",
+				sd->count);
+	}
+	if (dt_check_use(a->comm, a->name, sd->type, &sd->dt) != MPI_SUCCESS)
+		return MPI_ERR_TYPE;
+	if (!sd->buf && !sd->vector && sd->count > 0 && sd->dt->size > 0 &&
+	    handle_is_builtin(sd->type))
+		return err_comm(a->comm, a->name, MPI_ERR_BUFFER, bufname, "is NULL");
+	return MPI_SUCCESS;
+}
+
+static int nb_check_op(struct nb_call *a)
+{
+	const struct datatype *dt = a->s.dt ? a->s.dt : a->r.dt;
+
+	a->o = op_get(a->op);
+	if (!a->o)
+		return err_comm(a->comm, a->name, MPI_ERR_OP, "op",
+				a->op == MPI_OP_NULL ? "is MPI_OP_NULL" :
+				"0x%x is not a valid op", (unsigned)a->op);
+	if (op_kind(a->o) == OP_REPLACE || op_kind(a->o) == OP_NO_OP)
+		return err_comm(a->comm, a->name, MPI_ERR_OP, "op",
+				"MPI_REPLACE and MPI_NO_OP are for RMA only");
+	if (dt && op_check(a->o, dt) != MPI_SUCCESS)
+		return err_comm(a->comm, a->name, MPI_ERR_OP, "op",
+				"is not defined on %s", dt->name);
+	return MPI_SUCCESS;
+}
+
+/* Check every argument of call a; MPI_SUCCESS or the class raised. */
+static int nb_check(struct nb_call *a)
+{
+	int rc;
+
+	a->c = comm_get(a->comm);
+	if (!a->c)
+		return comm_err_invalid(a->comm, a->name);
+	if (!a->request)
+		return err_comm(a->comm, a->name, MPI_ERR_ARG, "request", "is NULL");
+	if (a->rooted && (a->root < 0 || a->root >= a->c->size))
+		return err_comm(a->comm, a->name, MPI_ERR_ROOT, "root",
+				"%d is not a rank of %s (size %d)", a->root, a->c->name,
+				a->c->size);
+	if ((rc = nb_check_side(a, &a->s)) != MPI_SUCCESS ||
+	    (rc = nb_check_side(a, &a->r)) != MPI_SUCCESS)
+		return rc;
+	if (a->reducing && (rc = nb_check_op(a)) != MPI_SUCCESS)
+		return rc;
+	/* MPI_IN_PLACE stands for (part of) the other side's buffer */
+	if (a->s.buf == MPI_IN_PLACE)
+		a->s.dt = a->r.dt;
+	if (a->r.buf == MPI_IN_PLACE)
+		a->r.dt = a->s.dt;
+	return MPI_SUCCESS;
+}
+
+/* ---- building blocks ------------------------------------------------------- */
+
+/* A schedule for call a (its tag taken); NULL when out of memory. */
+static struct sched *nb_sched_new(struct nb_call *a)
+{
+	struct sched *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->c = a->c;
+	comm_ref(a->c);
+	s->round_end = -1;
+	s->dts[0] = a->s.dt;
+	s->dts[1] = a->r.dt != a->s.dt ? a->r.dt : NULL;
+	for (int i = 0; i < 2; i++)
+		if (s->dts[i])
+			dt_ref(s->dts[i]);
+	s->op = a->o;
+	if (s->op)
+		op_ref(s->op);
+	if (nb_next_tag(a->c, &s->tag) < 0) {
+		sched_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Scratch space for count elements of dt, kept as s->tmp[i]; returns the
+ * address of element 0 (NULL when out of memory). */
+static char *nb_scratch(struct sched *s, int i, MPI_Count count,
+			const struct datatype *dt)
+{
+	MPI_Aint lo = 0, hi = 0;
+
+	if (dt_span(dt, count, &lo, &hi) < 0) {
+		s->nomem = 1;
+		return NULL;
+	}
+	s->tmp[i] = malloc((size_t)(hi - lo) + 1);
+	if (!s->tmp[i]) {
+		s->nomem = 1;
+		return NULL;
+	}
+	return (char *)s->tmp[i] - lo;
+}
+
+/* Hand the built schedule to the engine and the request to the user. */
+static int nb_start(struct nb_call *a, struct sched *s)
+{
+	struct request *r = s && !s->nomem ? req_new(REQ_COLL, 1) : NULL;
+
+	if (!r) {
+		sched_free(s);
+		return err_comm(a->comm, a->name, MPI_ERR_NO_MEM, NULL, "out of memory");
+	}
+	r->comm = a->c;
+	comm_ref(a->c);
+	r->peer = MPI_PROC_NULL;
+	r->peer_world = -1;
+	r->tag = s->tag;
+	r->owner = s;
+	r->owner_free = sched_free;
+	s->req = r;
+	progress_hook_add(nb_progress);
+	progress_lock();
+	s->next = active;
+	if (active)
+		active->prev = s;
+	active = s;
+	sched_advance(s);
+	progress_unlock();
+	*a->request = r->handle;
+	return MPI_SUCCESS;
+}
+
+/* Member m's block of a side: its address and count. */
+static char *blk_at(const struct nb_side *sd, int m)
+{
+	MPI_Aint index = sd->displs ? sd->displs[m] : (MPI_Aint)m * sd->count;
+
+	return (char *)sd->buf + index * sd->dt->extent;
+}
+
+static int blk_count(const struct nb_side *sd, int m)
+{
+	return sd->counts ? sd->counts[m] : sd->count;
+}
+
+static size_t blk_bytes(const struct nb_side *sd, int m)
+{
+	return (size_t)blk_count(sd, m) * (size_t)sd->dt->size;
+}
+
+/* ---- the algorithms -------------------------------------------------------- */
+
+static void build_barrier(struct sched *s)
+{
+	static char none;
+	int p = s->c->size, r = s->c->rank;
+
+	for (int k = 1; k < p; k <<= 1) {
+		sched_send(s, (r + k) % p, &none, 0, dt_get(MPI_BYTE));
+		sched_recv(s, (r - k + p) % p, &none, 0, dt_get(MPI_BYTE));
+		sched_round(s);
+	}
+}
+
+/* Binomial tree from root: receive from the parent, then send on. */
+static void build_bcast(struct sched *s, void *buf, MPI_Count count,
+			const struct datatype *dt, int root)
+{
+	int p = s->c->size, v = (s->c->rank - root + p) % p, mask = 1;
+
+	if (count == 0 || dt->size == 0)
+		return;
+	for (; mask < p; mask <<= 1)
+		if (v & mask) {
+			sched_recv(s, (v - mask + root) % p, buf, count, dt);
+			sched_round(s);
+			break;
+		}
+	for (mask >>= 1; mask > 0; mask >>= 1)
+		if (v + mask < p)
+			sched_send(s, (v + mask + root) % p, buf, count, dt);
+	sched_round(s);
+}
+
+/*
+ * Reduce in rank order up a binomial tree to member 0: member r holds the
+ * result of [r, r + mask) and combines it with [r + mask, r + 2 mask) from
+ * member r + mask as (its own) op (the received).  Returns the buffer
+ * holding the result at member 0 (NULL elsewhere).
+ */
+static char *build_reduce_up(struct sched *s, const void *in, MPI_Count count,
+			     const struct datatype *dt)
+{
+	int p = s->c->size, r = s->c->rank;
+	char *acc = nb_scratch(s, 0, count, dt), *other = NULL;
+
+	if (!acc)
+		return NULL;
+	dt_copy(in, dt, acc, dt, (size_t)count * (size_t)dt->size);
+	for (int mask = 1; mask < p; mask <<= 1) {
+		char *t;
+
+		if (r & mask) {
+			sched_send(s, r - mask, acc, count, dt);
+			sched_round(s);
+			return NULL;
+		}
+		if (r + mask >= p)
+			continue;
+		if (!other && !(other = nb_scratch(s, 1, count, dt)))
+			return NULL;
+		sched_recv(s, r + mask, other, count, dt);
+		sched_round(s);
+		sched_local(s, STEP_REDUCE, acc, dt, other, dt, count);
+		t = acc;
+		acc = other;
+		other = t;
+	}
+	return acc;
+}
+
+static void build_reduce(struct sched *s, const void *in, void *out, MPI_Count count,
+			 const struct datatype *dt, int root)
+{
+	int r = s->c->rank;
+	char *acc;
+
+	if (count == 0 || dt->size == 0)
+		return;
+	acc = build_reduce_up(s, in, count, dt);
+	if (r == 0 && acc && root == 0)
+		sched_local(s, STEP_COPY, acc, dt, out, dt, count);
+	else if (r == 0 && acc)
+		sched_send(s, root, acc, count, dt);
+	else if (r == root)
+		sched_recv(s, 0, out, count, dt);
+	sched_round(s);
+}
+
+static void build_allreduce(struct sched *s, const void *in, void *out,
+			    MPI_Count count, const struct datatype *dt)
+{
+	char *acc;
+
+	if (count == 0 || dt->size == 0)
+		return;
+	acc = build_reduce_up(s, in, count, dt);
+	if (acc) {
+		sched_local(s, STEP_COPY, acc, dt, out, dt, count);
+		sched_round(s);
+	}
+	build_bcast(s, out, count, dt, 0);
+}
+
+/* Rooted gather (gather: to root) or scatter (from root): the root's side
+ * is `many` (a block per member), every member's is `one`. */
+static void build_rooted(struct sched *s, const struct nb_side *many,
+			 const struct nb_side *one, int root, int gather)
+{
+	int p = s->c->size, r = s->c->rank;
+
+	if (r != root) {
+		if (one->count > 0 && one->dt->size > 0) {
+			if (gather)
+				sched_send(s, root, one->buf, one->count, one->dt);
+			else
+				sched_recv(s, root, (void *)one->buf, one->count, one->dt);
+		}
+		sched_round(s);
+		return;
+	}
+	for (int k = 1; k < p; k++) {
+		int m = (r + k) % p;
+
+		if (!blk_bytes(many, m))
+			continue;
+		if (gather)
+			sched_recv(s, m, blk_at(many, m), blk_count(many, m), many->dt);
+		else
+			sched_send(s, m, blk_at(many, m), blk_count(many, m), many->dt);
+	}
+	/* the root's own block, unless MPI_IN_PLACE says it is there */
+	if (one->buf != MPI_IN_PLACE && gather)
+		sched_local(s, STEP_COPY, one->buf, one->dt, blk_at(many, r), many->dt,
+			    one->count);
+	else if (one->buf != MPI_IN_PLACE)
+		sched_local(s, STEP_COPY, blk_at(many, r), many->dt, (void *)one->buf,
+			    one->dt, blk_count(many, r));
+	sched_round(s);
+}
+
+/*
+ * Every member sends block m of `snd` to member m and receives member m's
+ * into block m of `rcv`, all at once; `same` sends the one block of snd to
+ * everybody (allgather).  The own block is copied locally unless in place.
+ */
+static void build_exchange(struct sched *s, const struct nb_side *snd,
+			   const struct nb_side *rcv, int same, int in_place)
+{
+	int p = s->c->size, r = s->c->rank;
+
+	for (int k = 1; k < p; k++) {
+		int to = (r + k) % p, from = (r - k + p) % p;
+
+		if (blk_bytes(rcv, from))
+			sched_recv(s, from, blk_at(rcv, from), blk_count(rcv, from),
+				   rcv->dt);
+		if (same && snd->count > 0 && snd->dt->size > 0)
+			sched_send(s, to, snd->buf, snd->count, snd->dt);
+		else if (!same && blk_bytes(snd, to))
+			sched_send(s, to, blk_at(snd, to), blk_count(snd, to), snd->dt);
+	}
+	if (!in_place)
+		sched_local(s, STEP_COPY, same ? snd->buf : blk_at(snd, r), snd->dt,
+			    blk_at(rcv, r), rcv->dt, same ? snd->count : blk_count(snd, r));
+	sched_round(s);
+}
+
+/* MPI_IN_PLACE in alltoall(v): what to send is what recvbuf holds now, so
+ * a copy of it becomes the send side (kept as s->tmp[2]). */
+static int snapshot_recv_side(struct sched *s, struct nb_side *snd,
+			      const struct nb_side *rcv)
+{
+	MPI_Aint lo = 0, hi = 0;
+	int any = 0;
+
+	for (int m = 0; m < s->c->size; m++) {
+		MPI_Aint blo, bhi, at = (blk_at(rcv, m) - (const char *)rcv->buf);
+
+		if (!blk_bytes(rcv, m) ||
+		    dt_span(rcv->dt, blk_count(rcv, m), &blo, &bhi) < 0)
+			continue;
+		if (!any || at + blo < lo)
+			lo = at + blo;
+		if (!any || at + bhi > hi)
+			hi = at + bhi;
+		any = 1;
+	}
+	s->tmp[2] = malloc((size_t)(hi - lo) + 1);
+	if (!s->tmp[2])
+		return -ENOMEM;
+	memcpy(s->tmp[2], (const char *)rcv->buf + lo, (size_t)(hi - lo));
+	*snd = *rcv;
+	snd->buf = (char *)s->tmp[2] - lo;
+	return 0;
+}
+
+/* ---- the calls ------------------------------------------------------------- */
+
+/* Check a, build its schedule with build(s, a), start it. */
+static int nb_run(struct nb_call *a, void (*build)(struct sched *, struct nb_call *))
+{
+	struct sched *s;
+	int rc = nb_check(a);
+
+	if (rc != MPI_SUCCESS)
+		return rc;
+	s = nb_sched_new(a);
+	if (s)
+		build(s, a);
+	return nb_start(a, s);
+}
+
+static void run_barrier(struct sched *s, struct nb_call *a)
+{
+	(void)a;
+	build_barrier(s);
+}
+
+static void run_bcast(struct sched *s, struct nb_call *a)
+{
+	build_bcast(s, (void *)a->s.buf, a->s.count, a->s.dt, a->root);
+}
+
+static void run_reduce(struct sched *s, struct nb_call *a)
+{
+	const void *in = a->s.buf == MPI_IN_PLACE ? a->r.buf : a->s.buf;
+
+	build_reduce(s, in, (void *)a->r.buf, a->s.count, a->s.dt, a->root);
+}
+
+static void run_allreduce(struct sched *s, struct nb_call *a)
+{
+	const void *in = a->s.buf == MPI_IN_PLACE ? a->r.buf : a->s.buf;
+
+	build_allreduce(s, in, (void *)a->r.buf, a->r.count, a->r.dt);
+}
+
+static void run_gather(struct sched *s, struct nb_call *a)
+{
+	build_rooted(s, &a->r, &a->s, a->root, 1);
+}
+
+static void run_scatter(struct sched *s, struct nb_call *a)
+{
+	build_rooted(s, &a->s, &a->r, a->root, 0);
+}
+
+static void run_allgather(struct sched *s, struct nb_call *a)
+{
+	struct nb_side own = a->s;
+
+	/* in place, our block of recvbuf is what we send */
+	if (a->s.buf == MPI_IN_PLACE) {
+		own.buf = blk_at(&a->r, a->c->rank);
+		own.count = blk_count(&a->r, a->c->rank);
+	}
+	build_exchange(s, &own, &a->r, 1, a->s.buf == MPI_IN_PLACE);
+}
+
+static void run_alltoall(struct sched *s, struct nb_call *a)
+{
+	struct nb_side snd = a->s;
+
+	if (a->s.buf == MPI_IN_PLACE && snapshot_recv_side(s, &snd, &a->r) < 0) {
+		s->nomem = 1;
+		return;
+	}
+	build_exchange(s, &snd, &a->r, 0, a->s.buf == MPI_IN_PLACE);
+}
+
+/*
+ * The arguments of the calls: a side (buffer, count or counts and
+ * displacements, datatype) with where it matters and where its buffer may
+ * be MPI_IN_PLACE.  A side that no member uses has used = NB_NOWHERE (0).
+ */
+#define SIDE(nm, b, n, t, u, ip) \
+	{ .names = (nm), .buf = (b), .count = (n), .type = (t), .used = (u), \
+	  .in_place = (ip) }
+#define VSIDE(nm, b, cs, ds, t, ip) \
+	{ .names = (nm), .buf = (b), .counts = (cs), .displs = (ds), .type = (t), \
+	  .used = NB_EVERYWHERE, .in_place = (ip), .vector = 1 }
+
+API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request))
+{
+	struct nb_call a = { .name = "MPI_Ibarrier", .comm = comm, .request = request };
+
+	runtime_check("MPI_Ibarrier");
+	return nb_run(&a, run_barrier);
+}
+
+API(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root,
+		  MPI_Comm comm, MPI_Request *request))
+{
+	struct nb_call a = {
+		.name = "MPI_Ibcast", .comm = comm, .rooted = 1, .root = root,
+		.s = SIDE(names_bcast, buffer, count, datatype, NB_EVERYWHERE, NB_NOWHERE),
+		.request = request,
+	};
+
+	runtime_check("MPI_Ibcast");
+	return nb_run(&a, run_bcast);
+}
+
+API(int, Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request))
+{
+	struct nb_call a = {
+		.name = "MPI_Ireduce", .comm = comm, .rooted = 1, .root = root,
+		.reducing = 1, .op = op,
+		.s = SIDE(names_rsend, sendbuf, count, datatype, NB_EVERYWHERE, NB_AT_ROOT),
+		.r = SIDE(names_rrecv, recvbuf, count, datatype, NB_AT_ROOT, NB_NOWHERE),
+		.request = request,
+	};
+
+	runtime_check("MPI_Ireduce");
+	return nb_run(&a, run_reduce);
+}
+
+API(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count,
+		      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		      MPI_Request *request))
+{
+	struct nb_call a = {
+		.name = "MPI_Iallreduce", .comm = comm, .reducing = 1, .op = op,
+		.s = SIDE(names_rsend, sendbuf, count, datatype, NB_EVERYWHERE,
+			  NB_EVERYWHERE),
+		.r = SIDE(names_rrecv, recvbuf, count, datatype, NB_EVERYWHERE, NB_NOWHERE),
+		.request = request,
+	};
+
+	runtime_check("MPI_Iallreduce");
+	return nb_run(&a, run_allreduce);
+}
+
+/* The calls with a (buffer, count, type) on each side. */
+static int nb_pairwise(const char *call, void (*build)(struct sched *, struct nb_call *),
+		       int rooted, int root, enum nb_where s_used, enum nb_where s_in_place,
+		       enum nb_where r_used, enum nb_where r_in_place, const void *sendbuf,
+		       int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+	struct nb_call a = {
+		.name = call, .comm = comm, .rooted = rooted, .root = root,
+		.s = SIDE(names_send, sendbuf, sendcount, sendtype, s_used, s_in_place),
+		.r = SIDE(names_recv, recvbuf, recvcount, recvtype, r_used, r_in_place),
+		.request = request,
+	};
+
+	runtime_check(call);
+	return nb_run(&a, build);
+}
+
+API(int, Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+		   MPI_Comm comm, MPI_Request *request))
+{
+	return nb_pairwise("MPI_Igather", run_gather, 1, root, NB_EVERYWHERE, NB_AT_ROOT,
+			   NB_AT_ROOT, NB_NOWHERE, sendbuf, sendcount, sendtype, recvbuf,
+			   recvcount, recvtype, comm, request);
+}
+
+API(int, Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+		    MPI_Comm comm, MPI_Request *request))
+{
+	return nb_pairwise("MPI_Iscatter", run_scatter, 1, root, NB_AT_ROOT, NB_NOWHERE,
+			   NB_EVERYWHERE, NB_AT_ROOT, sendbuf, sendcount, sendtype, recvbuf,
+			   recvcount, recvtype, comm, request);
+}
+
+API(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		      MPI_Request *request))
+{
+	return nb_pairwise("MPI_Iallgather", run_allgather, 0, 0, NB_EVERYWHERE,
+			   NB_EVERYWHERE, NB_EVERYWHERE, NB_NOWHERE, sendbuf, sendcount,
+			   sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+API(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		       void *recvbuf, const int recvcounts[], const int displs[],
+		       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+{
+	struct nb_call a = {
+		.name = "MPI_Iallgatherv", .comm = comm,
+		.s = SIDE(names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
+			  NB_EVERYWHERE),
+		.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype, NB_NOWHERE),
+		.request = request,
+	};
+
+	runtime_check("MPI_Iallgatherv");
+	return nb_run(&a, run_allgather);
+}
+
+API(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+		     MPI_Request *request))
+{
+	return nb_pairwise("MPI_Ialltoall", run_alltoall, 0, 0, NB_EVERYWHERE,
+			   NB_EVERYWHERE, NB_EVERYWHERE, NB_NOWHERE, sendbuf, sendcount,
+			   sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+		      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+		      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+		      MPI_Request *request))
+{
+	struct nb_call a = {
+		.name = "MPI_Ialltoallv", .comm = comm,
+		.s = VSIDE(names_send, sendbuf, sendcounts, sdispls, sendtype,
+			   NB_EVERYWHERE),
+		.r = VSIDE(names_recv, recvbuf, recvcounts, rdispls, recvtype, NB_NOWHERE),
+		.request = request,
+	};
+
+	runtime_check("MPI_Ialltoallv");
+	return nb_run(&a, run_alltoall);
+}
