@@ -118,4 +118,7 @@ struct rma_pkt_stats {
 };
 void rma_pkt_stats(const struct win *w, struct rma_pkt_stats *out);
 
+/* Lock requests waiting in this rank's table for w (its memory is private). */
+int rma_pkt_target_queued(const struct win *w);
+
 #endif

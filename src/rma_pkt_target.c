@@ -364,6 +364,19 @@ void rma_pkt_target_remove(struct win *w)
 	progress_unlock();
 }
 
+int rma_pkt_target_queued(const struct win *w)
+{
+	int n = 0;
+
+	progress_lock();
+	for (struct tgt_win *t = tgt_list; t; t = t->next)
+		if (t->w == w)
+			for (struct lock_req *q = t->head; q; q = q->next)
+				n++;
+	progress_unlock();
+	return n;
+}
+
 void rma_pkt_init(void)
 {
 	progress_register((enum pkt_type)PKT_RMA_OP, on_op);

@@ -30,5 +30,21 @@ for n in 2 8; do
 		bad="$bad rma_passive/$n"
 	fi
 done
+unset TU_PRIVATE
+
+# what only private memory has (tests/progs/rma_private.c): the path taken,
+# the lock table, grant order, the single-operation optimization, no_locks,
+# large derived transfers, and seed 000's two readings of progress
+for cfg in "weak 2 all" "weak 8 all" "strong 3 all" "weak 3 table" "strong 3 table" \
+	   "weak 5 order" "weak 2 weak" "strong 2 strong"; do
+	set -- $cfg
+	run_job "$TMP/out" "$TMP/err" -- -n "$2" --progress="$1" --timeout 120 \
+		"$PROGS/rma_private" "$3"
+	if [ "$rc" -ne 0 ] || grep -qv '^ok ' "$TMP/out" || [ ! -s "$TMP/out" ]; then
+		echo "rma_private $3 -n $2 --progress=$1: exit $rc"
+		sed 's/^/    /' "$TMP/out" "$TMP/err"
+		bad="$bad rma_private/$3/$2/$1"
+	fi
+done
 [ -z "$bad" ] || fail "on private memory:$bad"
 exit 0

@@ -52,3 +52,16 @@ expect_match "completed" "$(cat "$TMP/out")" "^done$"
 watch_job "isend and compute, strong" 0 -n 2 --progress=strong "$PROGS/watch_compute" isend 2500
 expect_eq "isend and compute, strong: stderr" "$err" ""
 exit 0
+
+# RMA on private memory: rank 1's unlock needs rank 0's engine to apply the
+# put, rank 0 computes: a stall naming rank 0; the job completes (report)
+# or ends (auto: nothing else can move)
+watch_job "private RMA, report" 0 -n 2 --stall-action=report "$PROGS/rma_private" weak 2500
+has_line "rank 1 in MPI_Win_unlock" '^shmrun: rank 1: in MPI_Win_unlock for [0-9.]+ s, waiting for its RMA operations to be applied by rank 0$'
+has_line "the chain" '^shmrun: wait-for chain: rank 1 waits in MPI_Win_unlock for its RMA operations to be applied by rank 0; rank 0 has been outside MPI for [0-9.]+ s since MPI_Barrier$'
+has_line "the stall" 'weak-progress stall: rank 1 waits for work that only the MPI engine of rank 0 can do'
+expect_match "completed" "$(cat "$TMP/out")" "^ok weak$"
+watch_job "private RMA, auto" 123 -n 2 "$PROGS/rma_private" weak 2500
+has_line "ended" 'weak-progress stall: rank 1 .*; nothing else can move: ending the job \(exit status 123\)$'
+watch_job "private RMA, strong" 0 -n 2 --progress=strong "$PROGS/rma_private" strong 2500
+expect_eq "private RMA, strong: stderr" "$err" ""
