@@ -323,12 +323,48 @@ static void test_rooted(void)
 	free(buf);
 }
 
+/* A non-commutative op: the decimal digits of in, then those of inout. */
+static void concat(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+	(void)dt;
+	for (int i = 0; i < *len; i++) {
+		int a = ((int *)in)[i], b = ((int *)inout)[i], shift = 1;
+
+		for (int t = b; t > 0; t /= 10)
+			shift *= 10;
+		((int *)inout)[i] = a * shift + b;
+	}
+}
+
+/* 12...n */
+static int digits_to(int n)
+{
+	int v = 0;
+
+	for (int i = 1; i <= n; i++)
+		v = v * 10 + i;
+	return v;
+}
+
 static void test_collectives(void)
 {
 	int mine = world_of(in_a, lrank), sum = -1, *got, *out, counts[256], displs[256];
 	long total = 0;
 	int sc = in_a ? 2 : 3, rc = in_a ? 3 : 2;	/* A sends 2 ints, B 3 */
 
+	/* a user op that does not commute: the remote group in rank order */
+	{
+		MPI_Op cat;
+		int digit = lrank + 1, r = -1;
+
+		CHECK_MPI(MPI_Op_create(concat, 0, &cat));
+		CHECK_MPI(MPI_Allreduce(&digit, &r, 1, MPI_INT, cat, inter));
+		CHECK(r == digits_to(rsize));
+		r = -1;
+		CHECK_MPI(MPI_Reduce(&digit, &r, 1, MPI_INT, cat, root_arg(0, 0), inter));
+		CHECK(r == (!in_a && lrank == 0 ? digits_to(rsize) : -1));
+		CHECK_MPI(MPI_Op_free(&cat));
+	}
 	CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, inter));
 	for (int j = 0; j < rsize; j++)
 		total += world_of(!in_a, j);
@@ -583,6 +619,9 @@ static void test_errors(void)
 			  MPI_ERR_COMM));
 	CHECK(check_class(MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, inter, &win),
 			  MPI_ERR_COMM));
+	CHECK(check_class(MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, inter, &base, &win),
+			  MPI_ERR_COMM));
+	CHECK(check_class(MPI_Win_create_dynamic(MPI_INFO_NULL, inter, &win), MPI_ERR_COMM));
 	CHECK(check_class(MPI_Cart_create(inter, 1, dims, periods, 0, &bad), MPI_ERR_COMM));
 	CHECK(check_class(MPI_Dist_graph_create(inter, 0, NULL, NULL, NULL, MPI_UNWEIGHTED,
 					       MPI_INFO_NULL, 0, &bad), MPI_ERR_COMM));
