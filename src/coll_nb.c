@@ -1,5 +1,6 @@
 /*
- * The nonblocking collectives on intracommunicators: MPI_Ibarrier,
+ * The nonblocking collectives on intracommunicators (an intercommunicator
+ * is MPI_ERR_COMM): MPI_Ibarrier,
  * MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce, MPI_Igather, MPI_Iscatter,
  * MPI_Iallgather, MPI_Iallgatherv, MPI_Ialltoall, MPI_Ialltoallv.
  *
@@ -422,6 +423,8 @@ static int nb_check(struct nb_call *a)
 	a->c = comm_get(a->comm);
 	if (!a->c)
 		return comm_err_invalid(a->comm, a->name);
+	if (a->c->remote)
+		return comm_err_inter(a->comm, a->name, "comm");
 	if (!a->request)
 		return err_comm(a->comm, a->name, MPI_ERR_ARG, "request", "is NULL");
 	if (a->rooted && (a->root < 0 || a->root >= a->c->size))
