@@ -4,6 +4,7 @@
 #   make demo       install what is missing, build, run the headline example
 #   make check      install what is missing, build, run every test
 #   make lint       cppcheck and clang-tidy over shm/ src/ tools/
+#   make fuzz       libFuzzer and the fuzz driver, FUZZ_SECONDS each
 #   make install    PREFIX=/usr/local (DESTDIR honoured)
 #
 # Knobs: CC, CFLAGS, LDFLAGS, PREFIX, V=1 (show commands),
@@ -188,6 +189,34 @@ check: deps-valgrind
 deps-valgrind:
 	$(Q)tools/deps valgrind
 endif
+
+# make fuzz     FUZZ_SECONDS (60) of libFuzzer (tests/fuzz/libfuzzer_mpi.c, one
+#               rank, built with clang in $(BUILD)-fuzz), then as long of the seeded
+#               driver (tests/progs/fuzz_mpi.c) at 8 ranks; FUZZ_SEED=n replays
+FUZZ_SECONDS ?= 60
+FUZZ_SEED ?=
+ifeq ($(FUZZ_SEED),)
+override FUZZ_SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+endif
+FUZZ_BUILD := $(BUILD)-fuzz
+FUZZER := $(FUZZ_BUILD)/fuzz/libfuzzer_mpi
+.PHONY: fuzz
+
+fuzz: deps
+	$(Q)tools/deps fuzz
+	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang CPPFLAGS=-Wno-error \
+		SANITIZE=address,undefined,fuzzer-no-link $(FUZZ_BUILD)/lib/libshmpi.a
+	@mkdir -p $(FUZZ_BUILD)/fuzz/corpus
+	$(Q)clang -O1 -g -std=c11 -D_GNU_SOURCE -Iinclude -Itests/progs \
+		-fsanitize=fuzzer,address,undefined -o $(FUZZER) tests/fuzz/libfuzzer_mpi.c \
+		$(FUZZ_BUILD)/lib/libshmpi.a $(LIB_LIBS) -lpthread
+	@echo "fuzz: libFuzzer for $(FUZZ_SECONDS) s, -seed=$(FUZZ_SEED)"
+	$(Q)$(FUZZER) -seed=$(FUZZ_SEED) -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
+		-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/fuzz/ $(FUZZ_BUILD)/fuzz/corpus
+	$(Q)$(MAKE) --no-print-directory all
+	@echo "fuzz: fuzz_mpi at 8 ranks for $(FUZZ_SECONDS) s, seed $(FUZZ_SEED)"
+	$(Q)$(SHMRUN) -n 8 --timeout $$(($(FUZZ_SECONDS) + 120)) \
+		$(BUILD)/tests/progs/fuzz_mpi $(FUZZ_SEED) $(FUZZ_SECONDS)
 # ---- end of issue 11 block -------------------------------------------------
 
 -include $(shell find $(OBJDIR) $(BUILD)/tests $(BUILD)/examples -name '*.d' 2>/dev/null)
