@@ -408,6 +408,8 @@ API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info
 	if ((rc = comm_check("MPI_Comm_split_type", comm, &p, newcomm, "newcomm")) !=
 	    MPI_SUCCESS)
 		return rc;
+	if (p->remote)
+		return comm_err_inter(comm, "MPI_Comm_split_type", "comm");
 	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED &&
 	    split_type != MPI_COMM_TYPE_HW_GUIDED && split_type != MPI_COMM_TYPE_HW_UNGUIDED)
 		return err_comm(comm, "MPI_Comm_split_type", MPI_ERR_ARG, "split_type",

@@ -631,6 +631,8 @@ static void test_errors(void)
 			  MPI_ERR_COMM));
 	CHECK(check_class(MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
 					      &bad), MPI_ERR_COMM));
+	CHECK(check_class(MPI_Comm_split_type(inter, MPI_COMM_TYPE_HW_UNGUIDED, 0,
+					      MPI_INFO_NULL, &bad), MPI_ERR_COMM));
 	CHECK_MPI(MPI_Comm_group(inter, &g));
 	CHECK(check_class(MPI_Comm_create_group(inter, g, 0, &bad), MPI_ERR_COMM));
 	MPI_Group_free(&g);
