@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "job.h"
+#include "knob.h"
 
 #define JOB_CHAN_MAX (64u << 10)
 #define JOB_CHAN_MIN (4u << 10)
@@ -20,7 +21,11 @@
 uint64_t shm_job_chan_cap(uint32_t nranks)
 {
 	uint64_t cap = JOB_CHAN_MAX;
+	long fixed;
 
+	/* SHMPI_CHANNEL_BYTES (shm/knob.c): auto, then 4k doubling up */
+	if (shm_knob_get(SHM_KNOB_CHANNEL, &fixed) == 0 && fixed > 0)
+		return (uint64_t)JOB_CHAN_MIN << (fixed - 1);
 	while (cap > JOB_CHAN_MIN && cap * nranks > JOB_CHAN_BUDGET)
 		cap /= 2;
 	return cap;

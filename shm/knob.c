@@ -35,6 +35,13 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 		"info key shmpi_numa does not say: owner (the owning rank's NUMA "
 		"node), interleave (all nodes), local (the allocating rank's "
 		"node), none (the kernel's first touch)" },
+	[SHM_KNOB_CHANNEL] = {
+		"SHMPI_CHANNEL_BYTES", SHM_KNOB_CHOICE, "auto",
+		"auto|4k|8k|16k|32k|64k|128k|256k|512k|1m", 0,
+		SHM_KNOB_SHMRUN | SHM_KNOB_RANKS, 0,
+		"data bytes of each point-to-point channel ring (one per pair of "
+		"ranks); auto: 64k, halved as ranks grow so that the rings into "
+		"one rank take at most 1 MiB; set it for shmrun, not with -x" },
 	[SHM_KNOB_BIND_TO] = {
 		"SHMPI_BIND_TO", SHM_KNOB_CHOICE, "auto",
 		"auto|none|core|hwthread|l3cache|numa|socket", 0,

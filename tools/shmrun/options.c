@@ -175,6 +175,10 @@ static int parse_env(const char *s, struct run_opts *o)
 		    strncmp(run_env_vars[i].name, s, namelen) == 0)
 			return -EPERM;
 	}
+	/* the job is laid out from shmrun's value; the ranks check that one */
+	if (strncmp(s, shm_knobs[SHM_KNOB_CHANNEL].name, namelen) == 0 &&
+	    shm_knobs[SHM_KNOB_CHANNEL].name[namelen] == '\0')
+		return -EPERM;
 	return run_opts_setenv(o, s);
 }
 
