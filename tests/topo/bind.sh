@@ -87,6 +87,24 @@ report "$ncores" --map-by socket --bind-to core
 rank_has "$nsock" "Core L#"
 rank_has 0 "Core L#0(,|\$)"
 
+# shmrun's own mask holds the ranks: under taskset -c 1 a rank bound to a
+# core gets core 1, and two ranks on one CPU are not bound (oversubscribed)
+if command -v taskset >/dev/null && [ "$ncores" -ge 2 ] && [ "$(count PU)" -eq "$ncores" ]; then
+	taskset -c 1 "$SHMRUN" -n 1 --bind-to core --report-bindings "$PROGS/run_mpi" \
+		>"$TMP/out" 2>"$TMP/rep"
+	expect_eq "taskset -c 1, --bind-to core: status ($(cat "$TMP/rep"))" "$?" 0
+	what="taskset -c 1, --bind-to core"
+	rank_has 0 "runs on cpus 1 = .*Core L#1(,|\$)"
+	taskset -c 1 "$SHMRUN" -n 2 --report-bindings "$PROGS/run_mpi" >"$TMP/out" 2>"$TMP/rep"
+	expect_eq "taskset -c 1, 2 ranks: status ($(cat "$TMP/rep"))" "$?" 0
+	what="taskset -c 1, 2 ranks, auto"
+	rank_has 0 "runs on cpus 1 = "
+	rank_has 1 "runs on cpus 1 = "
+	expect_no_shm_left
+else
+	echo "skip the taskset checks: no taskset, one core, or hardware threads"
+fi
+
 # the environment equivalent, and the knob's malformed value
 SHMRUN_REPORT_BINDINGS=1 run_job "$TMP/out" "$TMP/err" -- -n 2 "$PROGS/run_mpi"
 expect_eq "SHMRUN_REPORT_BINDINGS=1: status" "$rc" 0

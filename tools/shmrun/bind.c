@@ -7,8 +7,9 @@
  * r mod K); within its object a rank is bound to the next --bind-to object
  * that overlaps it (an ancestor when the bind object is the larger one), so
  * --map-by socket --bind-to core alternates sockets and fills each one core
- * by core.  Objects without CPUs (memory-only NUMA nodes) take no ranks.  A
- * policy the machine cannot serve (it has no such object) is an error, never
+ * by core.  Only shmrun's own CPUs count: a taskset or cgroup around shmrun
+ * holds its ranks too.  Objects without CPUs (memory-only NUMA nodes) take
+ * no ranks.  A policy the machine cannot serve (it has no such object) is an error, never
  * a quiet fallback.  The ranks learn the policy applied from SHMPI_BIND_TO;
  * what they really got they find out themselves (--report-bindings).
  */
@@ -121,17 +122,48 @@ out_bind:
 	return rc;
 }
 
+/* The topology within shmrun's own CPUs (taskset, cgroups): the ranks are
+ * bound only within them. */
+static int bind_topology(hwloc_topology_t *topop)
+{
+	hwloc_topology_t topo;
+	hwloc_bitmap_t mine;
+	int rc = -EIO;
+
+	if (hwloc_topology_init(&topo) < 0)
+		return -ENOMEM;
+	mine = hwloc_bitmap_alloc();
+	if (mine && hwloc_topology_load(topo) == 0 &&
+	    hwloc_get_cpubind(topo, mine, HWLOC_CPUBIND_PROCESS) == 0 &&
+	    hwloc_topology_restrict(topo, mine, 0) == 0)
+		rc = 0;
+	hwloc_bitmap_free(mine);
+	if (rc < 0) {
+		run_msg("hwloc cannot read this machine's topology");
+		hwloc_topology_destroy(topo);
+		return rc;
+	}
+	*topop = topo;
+	return 0;
+}
+
 int run_bind_plan(struct run_opts *o)
 {
 	hwloc_topology_t topo;
 	long policy = o->bind_to, map_policy;
-	cpu_set_t *cpus = NULL;
+	cpu_set_t *cpus = NULL, mine;
 	int rc;
 
-	if (hwloc_topology_init(&topo) < 0 || hwloc_topology_load(topo) < 0) {
-		run_msg("hwloc cannot read this machine's topology");
-		return -EIO;
-	}
+	/* more ranks than CPUs is more than cores: no binding, and no need to
+	 * ask hwloc (it takes milliseconds) */
+	if (policy == SHM_BIND_AUTO && sched_getaffinity(0, sizeof(mine), &mine) == 0 &&
+	    o->nranks > CPU_COUNT(&mine))
+		policy = SHM_BIND_NONE;
+	if (policy == SHM_BIND_NONE)
+		return run_opts_setenv(o, bind_objs[policy].env);
+	rc = bind_topology(&topo);
+	if (rc < 0)
+		return rc;
 	if (policy == SHM_BIND_AUTO)
 		policy = o->nranks <= hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) ?
 			 SHM_BIND_CORE : SHM_BIND_NONE;
