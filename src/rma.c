@@ -471,6 +471,70 @@ const struct win_ops win_ops_direct = {
 	.flush = rma_direct_flush,
 };
 
+/* Dynamic windows: each attached region is direct or private memory. */
+static int dyn_locate(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
+		      MPI_Aint hi, struct rma_args *a)
+{
+	struct win_dyn_region reg;
+	MPI_Aint at;
+
+	/* disp is an address in the target, from MPI_Get_address */
+	if (hi > lo && !__builtin_add_overflow(disp, lo, &at) &&
+	    win_dyn_find(w, target, (uint64_t)at, (uint64_t)(hi - lo), &reg) == 0 &&
+	    !reg.seg[0]) {
+		a->priv = 1;
+		a->toff = (uint64_t)disp;
+		return MPI_SUCCESS;
+	}
+	return win_target_addr(w, target, disp, lo, hi, &a->taddr);
+}
+
+static const struct win_ops *dyn_path(const struct rma_args *a)
+{
+	return a->priv ? &win_ops_private : &win_ops_direct;
+}
+
+static int dyn_copy(struct rma_args *a, void *obuf, int to_target)
+{
+	return dyn_path(a)->copy(a, obuf, to_target);
+}
+
+static int dyn_acc(const char *call, struct rma_args *a, const struct rma_accargs *x)
+{
+	return dyn_path(a)->acc(call, a, x);
+}
+
+static int dyn_cas(const char *call, struct rma_args *a, const void *compare,
+		   void *result)
+{
+	return dyn_path(a)->cas(call, a, compare, result);
+}
+
+/* The direct path's lock covers every region: operations on private ones
+ * need none of their own, but must be applied before it goes. */
+static void dyn_unlock(struct win *w, int target)
+{
+	win_ops_private.flush(w, target, CALL_WIN_UNLOCK);
+	rma_direct_unlock(w, target);
+}
+
+static void dyn_flush(struct win *w, int target, enum call_id call)
+{
+	win_ops_private.flush(w, target, call);
+	rma_direct_flush(w, target, call);
+}
+
+const struct win_ops win_ops_dynamic = {
+	.memory = "dynamic",
+	.locate = dyn_locate,
+	.copy = dyn_copy,
+	.acc = dyn_acc,
+	.cas = dyn_cas,
+	.lock = rma_direct_lock,
+	.unlock = dyn_unlock,
+	.flush = dyn_flush,
+};
+
 /* ---- request-based forms: complete on return ---------------------------- */
 
 /* The request of an operation that completed during the call. */

@@ -66,6 +66,7 @@ struct rma_args {
 	uint64_t toff;	/* private path: their offset in the target's window */
 	size_t bytes;
 	int noop;	/* MPI_PROC_NULL, or nothing to move */
+	int priv;	/* dynamic windows: a private region (toff: its address) */
 };
 
 /* An accumulate's checked extras: the op, the basic type, the number of

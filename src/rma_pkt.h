@@ -83,9 +83,6 @@ struct rma_wire_reply {
 	uint64_t stream_off;	/* of this data in the operation's result */
 };
 
-/* The path's table of window operations (win.h). */
-extern const struct win_ops win_ops_private;
-
 /* Register the packet handlers with the engine (at MPI_Init): both sides'. */
 void rma_pkt_init(void);
 void rma_pkt_origin_init(void);

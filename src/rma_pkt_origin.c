@@ -344,9 +344,12 @@ static void pt_kick(struct pkt_target *pt)
 /* ---- issuing and waiting ----------------------------------------------- */
 
 /* The lock this rank's epoch holds on target (RMA_LOCK_NONE: an active
- * target epoch, or MPI_MODE_NOCHECK). */
+ * target epoch, MPI_MODE_NOCHECK, or a dynamic window, whose targets the
+ * direct path locks). */
 static int pt_epoch_lock(const struct win *w, int target)
 {
+	if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+		return RMA_LOCK_NONE;
 	switch (w->locked[target]) {
 	case WIN_LOCKED_SHARED:
 		return RMA_LOCK_SHARED;
@@ -628,14 +631,14 @@ static void pkt_sync_many(struct win *w, enum call_id call, const int *ranks, in
 	for (int i = 0; i < count; i++) {
 		int r = ranks ? ranks[i] : i;
 
-		if (w->t[r].ops == &win_ops_private)
+		if (w->t[r].ops != &win_ops_direct)
 			pt_issue(pt_of(w, r), pt_epoch_lock(w, r), unlock);
 	}
 	progress_unlock();
 	for (int i = 0; i < count; i++) {
 		int r = ranks ? ranks[i] : i;
 
-		if (w->t[r].ops != &win_ops_private)
+		if (w->t[r].ops == &win_ops_direct)
 			continue;
 		pt_wait(pt_of(w, r), call);
 		if (unlock) {

@@ -160,11 +160,16 @@ static void lt_queue(struct tgt_win *t, int src, int type, uint64_t tcookie,
 
 /* ---- applying operations ------------------------------------------------- */
 
-/* The window bytes [off, off + len) of this rank, or NULL. */
+/* The window bytes [off, off + len) of this rank, or NULL (in a dynamic
+ * window off is an address in a private region attached here). */
 static char *tgt_addr(const struct tgt_win *t, uint64_t off, uint64_t len)
 {
 	uint64_t size = (uint64_t)t->w->my_size;
+	struct win_dyn_region reg;
 
+	if (t->w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+		return win_dyn_find(t->w, t->w->rank, off, len, &reg) == 0 && !reg.seg[0] ?
+		       (char *)(uintptr_t)off : NULL;
 	if (off > size || len > size - off)
 		return NULL;
 	return (char *)t->w->base + off;

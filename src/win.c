@@ -313,6 +313,13 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 
 		if (rc == MPI_SUCCESS)
 			rc = rc2;
+	} else if (flavor == MPI_WIN_FLAVOR_DYNAMIC && rc == MPI_SUCCESS) {
+		/* any region attached later may be private memory */
+		for (int r = 0; r < w->size; r++)
+			w->t[r].ops = &win_ops_dynamic;
+		w->npriv = w->size;
+		if (rma_pkt_win_init(w) < 0 || rma_pkt_target_add(w) < 0)
+			rc = MPI_ERR_NO_MEM;
 	}
 	/* nobody may leave with a failure the others do not know of (this
 	 * also tells rank 0 that every rank has mapped the segment) */
@@ -507,10 +514,11 @@ API(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size))
 			       size < 0 ? "is negative" : "is NULL");
 	if (size == 0)
 		return MPI_SUCCESS;
-	if (mem_find(base, (size_t)size, reg.seg, &offset) < 0)
-		return win_err(w, "MPI_Win_attach", MPI_ERR_RMA_ATTACH, "base",
-			       "%p is not MPI_Alloc_mem memory (other memory is not "
-			       "supported yet)", base);
+	/* memory others cannot map is served by this rank's engine */
+	if (mem_find(base, (size_t)size, reg.seg, &offset) < 0) {
+		reg.seg[0] = 0;
+		offset = 0;
+	}
 	d = win_shm_dyn(w, w->rank);
 	for (uint32_t k = 0; k < d->n; k++)
 		if ((uintptr_t)base < d->r[k].addr + d->r[k].size &&
@@ -554,8 +562,8 @@ API(int, Win_detach, (MPI_Win win, const void *base))
 }
 
 /* A consistent copy of the region of target's table holding [a, a + n). */
-static int win_dyn_find(const struct win *w, int target, uint64_t a, uint64_t n,
-			struct win_dyn_region *out)
+int win_dyn_find(const struct win *w, int target, uint64_t a, uint64_t n,
+		 struct win_dyn_region *out)
 {
 	struct win_dyn_table *d = win_shm_dyn(w, target);
 

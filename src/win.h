@@ -46,7 +46,8 @@ struct win_dyn_region {
 	uint64_t addr;			/* in the owner's address space */
 	uint64_t size;
 	uint64_t offset;		/* of addr in the segment */
-	char seg[SHM_NAME_MAX];		/* the MPI_Alloc_mem segment */
+	char seg[SHM_NAME_MAX];		/* the MPI_Alloc_mem segment; empty:
+					 * private memory (rma_pkt.h) */
 };
 
 struct win_dyn_table {
@@ -94,6 +95,10 @@ struct win_ops {
 };
 
 extern const struct win_ops win_ops_direct;
+extern const struct win_ops win_ops_private;	/* rma_pkt.h */
+/* Dynamic windows: per attached region, direct (MPI_Alloc_mem memory) or
+ * private (anything else); the target's lock is the direct path's. */
+extern const struct win_ops win_ops_dynamic;
 
 /* A target as this process reaches it. */
 struct win_target {
@@ -192,6 +197,11 @@ static inline struct shm_rwlock *win_shm_stripe(const struct win *w, unsigned i)
  */
 int win_target_addr(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
 		    MPI_Aint hi, char **addr);
+
+/* A consistent copy of the region of target's table holding [a, a + n);
+ * 0, or -ENOENT. */
+int win_dyn_find(const struct win *w, int target, uint64_t a, uint64_t n,
+		 struct win_dyn_region *out);
 
 /* The same as an offset in t's window (every static window). */
 static inline int win_target_offset(const struct win_target *t, MPI_Aint disp,

@@ -14,6 +14,8 @@
  *             (shmpi_lock_requests)
  *   no_locks  info no_locks=true: lock calls are MPI_ERR_RMA_SYNC, fence
  *             and PSCW work
+ *   dynamic   a dynamic window with malloc and MPI_Alloc_mem regions
+ *             attached: every call and epoch on both kinds at once
  *   large     a 4 MiB put and get with derived types on both sides, in
  *             lock and fence epochs, byte for byte
  *   weak | strong [MS]
@@ -343,6 +345,77 @@ static void test_no_locks(void)
 	free(mem);
 }
 
+static void test_dynamic(void)
+{
+	const int n = 64;
+	long *heap = calloc((size_t)n, sizeof(long)), *shm, one = 1, old;
+	MPI_Aint *addr = malloc(2 * (size_t)size * sizeof(MPI_Aint)), mine[2];
+	MPI_Win win;
+	char v[32];
+
+	CHECK(heap && addr);
+	CHECK_MPI(MPI_Alloc_mem(n * (MPI_Aint)sizeof(long), MPI_INFO_NULL, &shm));
+	memset(shm, 0, (size_t)n * sizeof(long));
+	CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+	CHECK(!strcmp(info_value(win, "shmpi_memory", v, sizeof(v)), "dynamic"));
+	CHECK_MPI(MPI_Win_attach(win, heap, n * (MPI_Aint)sizeof(long)));
+	CHECK_MPI(MPI_Win_attach(win, shm, n * (MPI_Aint)sizeof(long)));
+	CHECK_MPI(MPI_Get_address(heap, &mine[0]));
+	CHECK_MPI(MPI_Get_address(shm, &mine[1]));
+	CHECK_MPI(MPI_Allgather(mine, 2, MPI_AINT, addr, 2, MPI_AINT, MPI_COMM_WORLD));
+	/* passive: a put to slot `rank` and a sum into slot n-1 of both regions
+	 * of every target, read back after a flush */
+	CHECK_MPI(MPI_Win_lock_all(0, win));
+	for (int t = 0; t < size; t++)
+		for (int k = 0; k < 2; k++) {
+			long val = rank * 10 + k, back = -1;
+			MPI_Aint at = MPI_Aint_add(addr[2 * t + k], rank * (MPI_Aint)sizeof(long));
+
+			CHECK_MPI(MPI_Put(&val, 1, MPI_LONG, t, at, 1, MPI_LONG, win));
+			CHECK_MPI(MPI_Fetch_and_op(&one, &old, MPI_LONG, t,
+						   MPI_Aint_add(addr[2 * t + k],
+								(n - 1) * (MPI_Aint)sizeof(long)),
+						   MPI_SUM, win));
+			CHECK_MPI(MPI_Win_flush(t, win));
+			CHECK_MPI(MPI_Get(&back, 1, MPI_LONG, t, at, 1, MPI_LONG, win));
+			CHECK_MPI(MPI_Win_flush(t, win));
+			CHECK(back == val && old >= 0 && old < size);
+		}
+	CHECK_MPI(MPI_Win_unlock_all(win));
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	for (int o = 0; o < size; o++)
+		CHECK(heap[o] == o * 10 && shm[o] == o * 10 + 1);
+	CHECK(heap[n - 1] == size && shm[n - 1] == size);
+	/* fence: an exclusive lock on the left neighbour and then a fence
+	 * epoch accumulate into slot n-2 */
+	{
+		int t = (rank + 1) % size;
+		long two = 2;
+
+		CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, win));
+		for (int k = 0; k < 2; k++)
+			CHECK_MPI(MPI_Accumulate(&two, 1, MPI_LONG, t,
+						 MPI_Aint_add(addr[2 * t + k],
+							      (n - 2) * (MPI_Aint)sizeof(long)),
+						 1, MPI_LONG, MPI_SUM, win));
+		CHECK_MPI(MPI_Win_unlock(t, win));
+		CHECK_MPI(MPI_Win_fence(0, win));
+		for (int k = 0; k < 2; k++)
+			CHECK_MPI(MPI_Accumulate(&two, 1, MPI_LONG, t,
+						 MPI_Aint_add(addr[2 * t + k],
+							      (n - 2) * (MPI_Aint)sizeof(long)),
+						 1, MPI_LONG, MPI_SUM, win));
+		CHECK_MPI(MPI_Win_fence(0, win));
+		CHECK(heap[n - 2] == 4 && shm[n - 2] == 4);
+	}
+	CHECK_MPI(MPI_Win_detach(win, heap));
+	CHECK_MPI(MPI_Win_detach(win, shm));
+	CHECK_MPI(MPI_Win_free(&win));
+	CHECK_MPI(MPI_Free_mem(shm));
+	free(heap);
+	free(addr);
+}
+
 /* 4 MiB as a vector of 3-int blocks with stride 5 at the target, from a
  * contiguous buffer, and back into a vector of stride 4. */
 static void test_large(void)
@@ -467,6 +540,7 @@ int main(int argc, char **argv)
 		TU_RUN("order", test_order);
 	TU_RUN("single", test_single);
 	TU_RUN("no_locks", test_no_locks);
+	TU_RUN("dynamic", test_dynamic);
 	TU_RUN("large", test_large);
 	if (!strcmp(which, "weak"))
 		TU_RUN("weak", test_weak);
