@@ -163,19 +163,20 @@ static void runtime_knobs(void)
 
 /*
  * Whether the ranks outnumber the CPUs they may use, decided once from the
- * affinity mask the rank really has: unbound, the job shares this mask;
- * bound by shmrun (SHMPI_BIND_TO names the policy it applied), each rank's
- * mask is one object and the job spreads over every online CPU.
+ * affinity masks: unbound, the job shares this rank's mask; bound by shmrun
+ * (SHMPI_BIND_TO names the policy it applied), each rank's mask is one
+ * object and the job spreads over shmrun's own mask (shmrun is the parent).
  */
 static int runtime_oversubscribed(int nranks)
 {
 	long bind = knobs_val[SHM_KNOB_BIND_TO], cpus = 0;
+	pid_t who = 0;
 	cpu_set_t set;
 
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+	if (!rt.singleton && bind != SHM_BIND_AUTO && bind != SHM_BIND_NONE)
+		who = getppid();
+	if (sched_getaffinity(who, sizeof(set), &set) == 0)
 		cpus = CPU_COUNT(&set);
-	if (bind != SHM_BIND_AUTO && bind != SHM_BIND_NONE)
-		cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	return cpus < 1 || nranks > cpus;
 }
 

@@ -29,6 +29,11 @@ if command -v taskset >/dev/null; then
 		-x SHMPI_SPINS_OVERSUBSCRIBED=0 "$PROGS/mpit_cvars" sleeps >"$TMP/out" 2>"$TMP/err"
 	expect_eq "sleeps: one CPU for 2 ranks: status ($(cat "$TMP/err"))" "$?" 0
 	expect_no_shm_left
+	# bound by shmrun within its one CPU: the parent's mask counts
+	taskset -c 0 "$SHMRUN" -n 2 --timeout 60 --bind-to core -x SHMPI_SPINS=1000000000 \
+		-x SHMPI_SPINS_OVERSUBSCRIBED=0 "$PROGS/mpit_cvars" sleeps >"$TMP/out" 2>"$TMP/err"
+	expect_eq "sleeps: 2 ranks bound within one CPU: status ($(cat "$TMP/err"))" "$?" 0
+	expect_no_shm_left
 else
 	echo "skip the one-CPU mask: no taskset"
 fi
