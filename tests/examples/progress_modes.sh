@@ -50,4 +50,18 @@ for i in 1 2 3; do
 		-n 2 --progress=strong --timeout 60 "$EX/ack_in_rank0" 64 0.1
 	expect_match "AckInRank0 strong output" "$(cat "$TMP/out")" "MPI_Buffer_detach returned"
 done
+# seed 000's rationale on passive target (passive_compute): the unlock to a
+# computing target returns once it is back in MPI (weak), or while it still
+# computes (strong); either way the put lands
+for mode in weak strong; do
+	expect_outcome "passive_compute, $mode" ok \
+		-n 2 --progress=$mode --timeout 60 "$EX/passive_compute" 0.8
+	out=$(cat "$TMP/out")
+	expect_match "passive_compute $mode: the value" "$out" "window holds 42"
+	if [ $mode = weak ]; then
+		expect_match "passive_compute weak" "$out" "once rank 0 was back in MPI"
+	else
+		expect_match "passive_compute strong" "$out" "while rank 0 was computing"
+	fi
+done
 exit 0
