@@ -164,7 +164,7 @@ int inter_split(struct comm *p, int color, int key, struct comm **out)
 	all = (int *)coll_allgather_packed(p->local, CALL_COMM_CREATE, mine, 2,
 					   dt_get(MPI_INT), sizeof(mine));
 	if (!all || !theirs || !members) {
-		/* too late to stop: the others wait for this process */
+		/* not recoverable this late: the others will wait for us */
 		free(all);
 		free(theirs);
 		free(members);

@@ -117,6 +117,12 @@ static void test_create(void)
 	CHECK_MPI(MPI_Comm_compare(inter, dup, &res));
 	CHECK(res == MPI_CONGRUENT);
 	CHECK_MPI(MPI_Comm_free(&dup));
+	/* the leaders may meet through an intercommunicator too */
+	CHECK_MPI(MPI_Intercomm_create(local, 0, inter, 0, 12, &dup));
+	CHECK_MPI(MPI_Comm_compare(inter, dup, &res));
+	CHECK(res == MPI_CONGRUENT);
+	CHECK(remote_is_other(dup));
+	CHECK_MPI(MPI_Comm_free(&dup));
 	CHECK_MPI(MPI_Comm_free(&rev));
 	CHECK_MPI(MPI_Comm_free(&rev_local));
 	CHECK_MPI(MPI_Group_free(&world));
