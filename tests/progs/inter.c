@@ -358,6 +358,11 @@ static void test_collectives(void)
 	long total = 0;
 	int sc = in_a ? 2 : 3, rc = in_a ? 3 : 2;	/* A sends 2 ints, B 3 */
 
+	/* nothing to move: NULL buffers are fine */
+	CHECK_MPI(MPI_Allgather(NULL, 0, MPI_INT, NULL, 0, MPI_INT, inter));
+	CHECK_MPI(MPI_Alltoall(NULL, 0, MPI_INT, NULL, 0, MPI_INT, inter));
+	CHECK_MPI(MPI_Bcast(NULL, 0, MPI_INT, root_arg(1, 0), inter));
+	CHECK_MPI(MPI_Allreduce(NULL, NULL, 0, MPI_INT, MPI_SUM, inter));
 	/* a user op that does not commute: the remote group in rank order */
 	{
 		MPI_Op cat;
