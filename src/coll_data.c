@@ -235,8 +235,8 @@ API(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	runtime_check("MPI_Gather");
 	if ((c = comm_get(comm)) && c->remote)
 		return inter_move("MPI_Gather", CALL_GATHER, INTER_GATHER, comm, c,
-				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
-				  &(struct coll_side){ recvbuf, NULL, NULL, recvcount, recvtype, 0 },
+				  coll_fixed(sendbuf, sendcount, sendtype),
+				  coll_fixed(recvbuf, recvcount, recvtype),
 				  root);
 	rc = gather_check("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount,
 			  recvtype, root, comm, &c, &s, &r);
@@ -257,8 +257,8 @@ API(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	runtime_check("MPI_Gatherv");
 	if ((c = comm_get(comm)) && c->remote)
 		return inter_move("MPI_Gatherv", CALL_GATHERV, INTER_GATHER, comm, c,
-				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
-				  &(struct coll_side){ recvbuf, recvcounts, displs, 0, recvtype, 1 },
+				  coll_fixed(sendbuf, sendcount, sendtype),
+				  coll_vector(recvbuf, recvcounts, displs, recvtype),
 				  root);
 	rc = gather_check("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0,
 			  recvtype, root, comm, &c, &s, &r);
@@ -345,8 +345,8 @@ API(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	runtime_check("MPI_Scatter");
 	if ((c = comm_get(comm)) && c->remote)
 		return inter_move("MPI_Scatter", CALL_SCATTER, INTER_SCATTER, comm, c,
-				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
-				  &(struct coll_side){ recvbuf, NULL, NULL, recvcount, recvtype, 0 },
+				  coll_fixed(sendbuf, sendcount, sendtype),
+				  coll_fixed(recvbuf, recvcount, recvtype),
 				  root);
 	rc = scatter_check("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf,
 			   recvcount, recvtype, root, comm, &c, &s, &r);
@@ -367,8 +367,8 @@ API(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displ
 	runtime_check("MPI_Scatterv");
 	if ((c = comm_get(comm)) && c->remote)
 		return inter_move("MPI_Scatterv", CALL_SCATTERV, INTER_SCATTER, comm, c,
-				  &(struct coll_side){ sendbuf, sendcounts, displs, 0, sendtype, 1 },
-				  &(struct coll_side){ recvbuf, NULL, NULL, recvcount, recvtype, 0 },
+				  coll_vector(sendbuf, sendcounts, displs, sendtype),
+				  coll_fixed(recvbuf, recvcount, recvtype),
 				  root);
 	rc = scatter_check("MPI_Scatterv", sendbuf, 0, sendtype, recvbuf, recvcount,
 			   recvtype, root, comm, &c, &s, &r);
@@ -456,8 +456,8 @@ API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	runtime_check("MPI_Allgather");
 	if ((c = comm_get(comm)) && c->remote)
 		return inter_move("MPI_Allgather", CALL_ALLGATHER, INTER_ALLGATHER, comm, c,
-				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
-				  &(struct coll_side){ recvbuf, NULL, NULL, recvcount, recvtype, 0 },
+				  coll_fixed(sendbuf, sendcount, sendtype),
+				  coll_fixed(recvbuf, recvcount, recvtype),
 				  0);
 	rc = allgather_check("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf,
 			     recvcount, recvtype, comm, &c, &s, &r);
@@ -478,8 +478,8 @@ API(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	runtime_check("MPI_Allgatherv");
 	if ((c = comm_get(comm)) && c->remote)
 		return inter_move("MPI_Allgatherv", CALL_ALLGATHERV, INTER_ALLGATHER, comm, c,
-				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
-				  &(struct coll_side){ recvbuf, recvcounts, displs, 0, recvtype, 1 },
+				  coll_fixed(sendbuf, sendcount, sendtype),
+				  coll_vector(recvbuf, recvcounts, displs, recvtype),
 				  0);
 	rc = allgather_check("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0,
 			     recvtype, comm, &c, &s, &r);
@@ -604,8 +604,8 @@ API(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	runtime_check("MPI_Alltoall");
 	if ((c = comm_get(comm)) && c->remote)
 		return inter_move("MPI_Alltoall", CALL_ALLTOALL, INTER_ALLTOALL, comm, c,
-				  &(struct coll_side){ sendbuf, NULL, NULL, sendcount, sendtype, 0 },
-				  &(struct coll_side){ recvbuf, NULL, NULL, recvcount, recvtype, 0 },
+				  coll_fixed(sendbuf, sendcount, sendtype),
+				  coll_fixed(recvbuf, recvcount, recvtype),
 				  0);
 	rc = allgather_check("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf,
 			     recvcount, recvtype, comm, &c, &sb, &rb);
@@ -629,8 +629,8 @@ API(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdis
 	runtime_check("MPI_Alltoallv");
 	if ((c = comm_get(comm)) && c->remote)
 		return inter_move("MPI_Alltoallv", CALL_ALLTOALLV, INTER_ALLTOALL, comm, c,
-				  &(struct coll_side){ sendbuf, sendcounts, sdispls, 0, sendtype, 1 },
-				  &(struct coll_side){ recvbuf, recvcounts, rdispls, 0, recvtype, 1 },
+				  coll_vector(sendbuf, sendcounts, sdispls, sendtype),
+				  coll_vector(recvbuf, recvcounts, rdispls, recvtype),
 				  0);
 	rc = allgather_check("MPI_Alltoallv", sendbuf, 0, sendtype, recvbuf, 0,
 			     recvtype, comm, &c, &sb, &rb);

@@ -140,8 +140,7 @@ static int check_side(const char *call, MPI_Comm comm, const struct comm *c,
 /* ---- the data-moving collectives ---------------------------------------- */
 
 int inter_move(const char *call, enum call_id id, enum inter_kind kind, MPI_Comm comm,
-	       struct comm *c, const struct coll_side *send, const struct coll_side *recv,
-	       int root)
+	       struct comm *c, struct coll_side send, struct coll_side recv, int root)
 {
 	static const int tags[] = {
 		[INTER_GATHER] = INTER_TAG_GATHER, [INTER_SCATTER] = INTER_TAG_SCATTER,
@@ -157,8 +156,8 @@ int inter_move(const char *call, enum call_id id, enum inter_kind kind, MPI_Comm
 		return rc;
 	if (root == MPI_PROC_NULL && rooted)
 		return MPI_SUCCESS;
-	if ((sends && (rc = check_side(call, comm, c, send, 1, &s)) != MPI_SUCCESS) ||
-	    ((!rooted || !sends) && (rc = check_side(call, comm, c, recv, 0, &r)) !=
+	if ((sends && (rc = check_side(call, comm, c, &send, 1, &s)) != MPI_SUCCESS) ||
+	    ((!rooted || !sends) && (rc = check_side(call, comm, c, &recv, 0, &r)) !=
 	     MPI_SUCCESS))
 		return rc;
 	if (rooted && root != MPI_ROOT) {

@@ -57,10 +57,20 @@ struct coll_side {
 	int vector;	/* counts and displs, not count */
 };
 
+static inline struct coll_side coll_fixed(const void *buf, int count, MPI_Datatype type)
+{
+	return (struct coll_side){ buf, NULL, NULL, count, type, 0 };
+}
+
+static inline struct coll_side coll_vector(const void *buf, const int *counts,
+					   const int *displs, MPI_Datatype type)
+{
+	return (struct coll_side){ buf, counts, displs, 0, type, 1 };
+}
+
 enum inter_kind { INTER_GATHER, INTER_SCATTER, INTER_ALLGATHER, INTER_ALLTOALL };
 
 int inter_move(const char *call, enum call_id id, enum inter_kind kind, MPI_Comm comm,
-	       struct comm *c, const struct coll_side *send, const struct coll_side *recv,
-	       int root);
+	       struct comm *c, struct coll_side send, struct coll_side recv, int root);
 
 #endif
