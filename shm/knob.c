@@ -10,27 +10,27 @@
 const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 	[SHM_KNOB_PROGRESS] = {
 		"SHMPI_PROGRESS", SHM_KNOB_CHOICE, "weak", "weak|strong", 0,
-		SHM_KNOB_RANKS | SHM_KNOB_SHMRUN, 0,
+		SHM_KNOB_RANKS | SHM_KNOB_SHMRUN, SHM_KNOB_BEFORE_INIT,
 		"progress mode: weak moves data only inside MPI calls, strong "
 		"adds a progress thread per rank (shmrun --progress sets it)" },
 	[SHM_KNOB_SPINS] = {
 		"SHMPI_SPINS", SHM_KNOB_UINT, "4000", NULL, KNOB_SPINS_MAX,
-		SHM_KNOB_RANKS, 1,
+		SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
 		"spin rounds before a blocked wait sleeps on a futex, when every "
 		"rank has a CPU of its own" },
 	[SHM_KNOB_SPINS_OVERSUB] = {
 		"SHMPI_SPINS_OVERSUBSCRIBED", SHM_KNOB_UINT, "50", NULL,
-		KNOB_SPINS_MAX, SHM_KNOB_RANKS, 1,
+		KNOB_SPINS_MAX, SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
 		"spin rounds before a futex sleep when ranks outnumber the CPUs "
 		"they may use (a spinning waiter only delays the rank it waits for)" },
 	[SHM_KNOB_OVERSUB] = {
 		"SHMPI_OVERSUBSCRIBED", SHM_KNOB_CHOICE, "auto", "auto|yes|no", 0,
-		SHM_KNOB_RANKS, 1,
+		SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
 		"whether ranks outnumber usable CPUs: auto decides once in "
 		"MPI_Init from the affinity mask; yes or no force it" },
 	[SHM_KNOB_NUMA] = {
 		"SHMPI_NUMA", SHM_KNOB_CHOICE, "owner", "owner|interleave|local|none",
-		0, SHM_KNOB_RANKS, 1,
+		0, SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
 		"placement of window portions and MPI_Alloc_mem memory when the "
 		"info key shmpi_numa does not say: owner (the owning rank's NUMA "
 		"node), interleave (all nodes), local (the allocating rank's "
@@ -38,28 +38,28 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 	[SHM_KNOB_CHANNEL] = {
 		"SHMPI_CHANNEL_BYTES", SHM_KNOB_CHOICE, "auto",
 		"auto|4k|8k|16k|32k|64k|128k|256k|512k|1m", 0,
-		SHM_KNOB_SHMRUN | SHM_KNOB_RANKS, 0,
+		SHM_KNOB_SHMRUN | SHM_KNOB_RANKS, SHM_KNOB_FIXED,
 		"data bytes of each point-to-point channel ring (one per pair of "
 		"ranks); auto: 64k, halved as ranks grow so that the rings into "
 		"one rank take at most 1 MiB; set it for shmrun, not with -x" },
 	[SHM_KNOB_BIND_TO] = {
 		"SHMPI_BIND_TO", SHM_KNOB_CHOICE, "auto",
 		"auto|none|core|hwthread|l3cache|numa|socket", 0,
-		SHM_KNOB_SHMRUN | SHM_KNOB_RANKS, 0,
+		SHM_KNOB_SHMRUN | SHM_KNOB_RANKS, SHM_KNOB_FIXED,
 		"what shmrun binds each rank to (--bind-to); auto: core when "
 		"ranks <= cores, else none; the ranks see the policy applied" },
 	[SHM_KNOB_MAP_BY] = {
 		"SHMPI_MAP_BY", SHM_KNOB_CHOICE, "auto",
-		"auto|core|hwthread|l3cache|numa|socket", 0, SHM_KNOB_SHMRUN, 0,
+		"auto|core|hwthread|l3cache|numa|socket", 0, SHM_KNOB_SHMRUN, SHM_KNOB_FIXED,
 		"the objects shmrun deals ranks to round-robin (--map-by); auto: "
 		"the --bind-to object" },
 	[SHM_KNOB_REPORT_BINDINGS] = {
 		"SHMRUN_REPORT_BINDINGS", SHM_KNOB_BOOL, "0", NULL, 1,
-		SHM_KNOB_SHMRUN | SHM_KNOB_RANKS, 0,
+		SHM_KNOB_SHMRUN | SHM_KNOB_RANKS, SHM_KNOB_BEFORE_INIT,
 		"each rank prints its CPU affinity and the hwloc object it "
 		"matches, from inside itself in MPI_Init (--report-bindings)" },
 	[SHM_KNOB_CC] = {
-		"SHMPI_CC", SHM_KNOB_TEXT, "cc", NULL, 0, SHM_KNOB_SHMCC, 0,
+		"SHMPI_CC", SHM_KNOB_TEXT, "cc", NULL, 0, SHM_KNOB_SHMCC, SHM_KNOB_FIXED,
 		"the C compiler shmcc runs (default: the one shmpi was built with)" },
 };
 

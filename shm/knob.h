@@ -47,6 +47,13 @@ enum shm_knob_bind {
 	SHM_BIND_L3CACHE, SHM_BIND_NUMA, SHM_BIND_SOCKET
 };
 
+/* When a rank may change a knob (MPI_T_cvar_write). */
+enum shm_knob_write {
+	SHM_KNOB_FIXED,		/* never: shmrun or shmcc uses it */
+	SHM_KNOB_ANYTIME,	/* the change acts at once */
+	SHM_KNOB_BEFORE_INIT,	/* MPI_Init uses it: before MPI_Init only */
+};
+
 struct shm_knob {
 	const char *name;	/* the environment variable */
 	enum shm_knob_type type;
@@ -54,7 +61,7 @@ struct shm_knob {
 	const char *choices;	/* SHM_KNOB_CHOICE: "a|b|c" */
 	unsigned long max;	/* SHM_KNOB_UINT: largest value (min is 0) */
 	unsigned where;		/* SHM_KNOB_RANKS | ... */
-	int writable;		/* may change while the library runs (MPI_T) */
+	enum shm_knob_write writable;	/* through MPI_T */
 	const char *help;	/* one sentence */
 };
 

@@ -3,9 +3,11 @@
  * variable per knob of the table (shm/knob.h), in the table's order, named
  * as the environment variable.  Numbers and flags are MPI_INT (count 1);
  * choices and text are MPI_CHAR strings of MPIT_STR bytes ("strong").
- * Knobs marked writable change the running library at once (knobs_set):
- * the spin counts of the next wait, the placement of the next window.  A
- * write before MPI_Init stays: MPI_Init then keeps the value.
+ * Knobs writable at any time change the running library at once
+ * (knobs_set): the spin counts of the next wait, the placement of the next
+ * window.  Those that MPI_Init acts on (the progress mode, the binding
+ * report) are writable before MPI_Init only.  A write before MPI_Init stays:
+ * MPI_Init then keeps the value.
  *
  * MPI_T works before MPI_Init and after MPI_Finalize, between matching
  * MPI_T_init_thread and MPI_T_finalize calls (they nest), and reports errors
@@ -18,6 +20,7 @@
 
 #include "api.h"
 #include "knobs.h"
+#include "runtime.h"
 
 #define MPIT_STR 256		/* bytes of a string control variable */
 #define MPIT_MAGIC 0x6d706974u	/* "mpit" */
@@ -109,7 +112,7 @@ API(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len, int *verbo
 	mpit_string(kn->name, name, name_len);
 	mpit_string(kn->help, desc, desc_len);
 	if (verbosity)
-		*verbosity = kn->writable ? MPI_T_VERBOSITY_TUNER_BASIC :
+		*verbosity = kn->writable != SHM_KNOB_FIXED ? MPI_T_VERBOSITY_TUNER_BASIC :
 			     MPI_T_VERBOSITY_USER_BASIC;
 	if (datatype)
 		*datatype = mpit_is_string(cvar_index) ? MPI_CHAR : MPI_INT;
@@ -118,7 +121,8 @@ API(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len, int *verbo
 	if (bind)
 		*bind = MPI_T_BIND_NO_OBJECT;
 	if (scope)
-		*scope = kn->writable ? MPI_T_SCOPE_LOCAL : MPI_T_SCOPE_READONLY;
+		*scope = kn->writable != SHM_KNOB_FIXED ? MPI_T_SCOPE_LOCAL :
+			 MPI_T_SCOPE_READONLY;
 	return MPI_SUCCESS;
 }
 
@@ -219,8 +223,10 @@ API(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf))
 	if (!buf)
 		return MPI_T_ERR_INVALID;
 	k = handle->index;
-	if (!shm_knobs[k].writable)
+	if (shm_knobs[k].writable == SHM_KNOB_FIXED)
 		return MPI_T_ERR_CVAR_SET_NEVER;
+	if (shm_knobs[k].writable == SHM_KNOB_BEFORE_INIT && rt.phase != RUNTIME_BEFORE_INIT)
+		return MPI_T_ERR_CVAR_SET_NOT_NOW;
 	/* the value goes through the knob's own parser, as from the environment */
 	if (mpit_is_string(k)) {
 		if (strnlen(buf, sizeof(text)) == sizeof(text))

@@ -24,13 +24,13 @@
 #include "knobs.h"
 #include "place.h"
 
-/* The NUMA node this rank runs on: the one its CPUs belong to when it is
- * bound within a node, else the one of the CPU it runs on now. */
+/* The NUMA node of the CPU this rank runs on now: the node of all its CPUs
+ * when it is bound within one node (shmrun --bind-to core, numa, ...). */
 static int place_my_node(void)
 {
-	int cpu = sched_getcpu();
+	int cpu = sched_getcpu(), node = cpu < 0 ? -1 : numa_node_of_cpu(cpu);
 
-	return cpu < 0 ? 0 : numa_node_of_cpu(cpu) < 0 ? 0 : numa_node_of_cpu(cpu);
+	return node < 0 ? 0 : node;
 }
 
 /* The owner's first touch: map every page of [p, p + len) here. */

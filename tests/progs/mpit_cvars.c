@@ -7,6 +7,10 @@
  * futex (a voluntary context switch of this thread) when its spin count is
  * 0, and, in some round of three, never sleeps when it is 10^9; which of the
  * two spin counts applies follows SHMPI_OVERSUBSCRIBED.
+ *   mpit_cvars preinit   write SHMPI_PROGRESS=strong and
+ *                 SHMRUN_REPORT_BINDINGS=1 before MPI_Init, which then runs
+ *                 in strong progress (MPI_Comm_get_info says so) and reports
+ *                 the binding; rank 0 prints "ok preinit"
  *   mpit_cvars sleeps|spins   only check that rank 0, waiting in a barrier,
  *                 always sleeps or once stays awake, with the knobs as the
  *                 environment set them (how MPI_Init decided)
@@ -104,8 +108,13 @@ static void errors(void)
 	CHECK(MPI_T_cvar_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 				  NULL) == MPI_T_ERR_INVALID_INDEX);
 	CHECK(MPI_T_cvar_handle_alloc(1 << 20, NULL, &h, &count) == MPI_T_ERR_INVALID_INDEX);
+	/* MPI_Init has used it: too late */
 	h = cvar_handle("SHMPI_PROGRESS", &count);
-	CHECK(MPI_T_cvar_write(h, "strong") == MPI_T_ERR_CVAR_SET_NEVER);
+	CHECK(MPI_T_cvar_write(h, "strong") == MPI_T_ERR_CVAR_SET_NOT_NOW);
+	CHECK_MPI(MPI_T_cvar_handle_free(&h));
+	/* shmrun laid the job out with it */
+	h = cvar_handle("SHMPI_CHANNEL_BYTES", &count);
+	CHECK(MPI_T_cvar_write(h, "8k") == MPI_T_ERR_CVAR_SET_NEVER);
 	CHECK_MPI(MPI_T_cvar_handle_free(&h));
 	h = cvar_handle("SHMPI_SPINS", &count);
 	CHECK_MPI(MPI_T_cvar_read(h, &i));
@@ -172,11 +181,36 @@ static void effects(void)
 	write_int("SHMPI_SPINS", 4000);
 }
 
+/* Whether MPI_COMM_WORLD's info names this progress mode. */
+static int progress_mode_is(const char *mode)
+{
+	char value[64];
+	MPI_Info info;
+	int flag;
+
+	CHECK_MPI(MPI_Comm_get_info(MPI_COMM_WORLD, &info));
+	CHECK_MPI(MPI_Info_get(info, "shmpi_progress", sizeof(value) - 1, value, &flag));
+	MPI_Info_free(&info);
+	return flag && strcmp(value, mode) == 0;
+}
+
 int main(int argc, char **argv)
 {
 	int provided, n, count;
 	MPI_T_cvar_handle h;
 
+	if (argc > 1 && strcmp(argv[1], "preinit") == 0) {
+		CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
+		write_str("SHMPI_PROGRESS", "strong");
+		write_int("SHMRUN_REPORT_BINDINGS", 1);
+		tu_init(&argc, &argv);
+		CHECK(progress_mode_is("strong"));
+		MPI_Finalize();
+		CHECK_MPI(MPI_T_finalize());
+		if (tu_rank == 0)
+			printf("ok preinit\n");
+		return 0;
+	}
 	if (argc > 1) {
 		tu_init(&argc, &argv);
 		CHECK(always_sleeps() == (strcmp(argv[1], "sleeps") == 0));

@@ -68,6 +68,11 @@ static int info_topology(void)
 static void info_knobs(void)
 {
 	static const char *const readers[] = { "ranks", "shmrun", "shmcc" };
+	static const char *const writable[] = {
+		[SHM_KNOB_FIXED] = "",
+		[SHM_KNOB_ANYTIME] = "; MPI_T writable",
+		[SHM_KNOB_BEFORE_INIT] = "; MPI_T writable before MPI_Init",
+	};
 	char value[128], what[96];
 
 	printf("knobs (environment variables; value as shmrun's environment has it):\n");
@@ -87,7 +92,7 @@ static void info_knobs(void)
 			if (kn->where & (1u << i))
 				printf("%s %s", n++ ? "," : "", readers[i]);
 		}
-		printf("%s)\n      %s\n", kn->writable ? "; MPI_T writable" : "", kn->help);
+		printf("%s)\n      %s\n", writable[kn->writable], kn->help);
 	}
 }
 
