@@ -60,6 +60,7 @@ struct shm_rank_state {
 	shm_atomic_u64 since_ns;	/* CLOCK_MONOTONIC of the last change */
 	shm_atomic_u32 owes;		/* peers the engine has records queued for */
 	shm_atomic_u32 strong;		/* a progress thread runs the engine */
+	shm_atomic_i32 holder;		/* WAIT_WIN_LOCK: who holds the lock, or -1 */
 };
 
 struct shm_rank_ctl {
@@ -68,7 +69,6 @@ struct shm_rank_ctl {
 	shm_atomic_u32 phase;		/* enum shm_rank_phase */
 	shm_atomic_u64 progress;	/* bumped whenever the rank moves work */
 	struct shm_rank_state state;
-	char pad_[SHM_CACHE_LINE - 16 - sizeof(struct shm_rank_state)];
 	/* written by peers that give the rank work */
 	struct shm_waitword doorbell __attribute__((aligned(SHM_CACHE_LINE)));
 } __attribute__((aligned(SHM_CACHE_LINE)));

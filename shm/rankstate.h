@@ -21,7 +21,11 @@
  *     rank's engine (strong progress).
  * The watchdog only reads snapshots and never acts on one look alone.
  *
- * peer is a rank of the job, or -1 (any rank, or a group of ranks).  tag
+ * peer is a rank of the job, or -1 (any rank, or a group of ranks); for the
+ * PSCW waits it is the first member not yet there, kept up to date while
+ * the wait lasts.  holder, for WAIT_WIN_LOCK only, is the job rank that
+ * holds the lock exclusively, as the waiter last saw it, or -1 (unknown,
+ * or shared holders).  tag
  * is the message tag (negative: any tag), the number of requests for
  * WAIT_REQUESTS, the lock kind (enum shm_rank_lock) for WAIT_WIN_LOCK, and
  * 0 otherwise.  ctx is the context id of the communicator, or of the

@@ -5,9 +5,11 @@
  * Fence is a barrier of the window's communicator between memory fences.
  * PSCW counts in the window segment: post[o][t] is how often target t has
  * posted an exposure epoch to origin o (origin o's start waits until it
- * exceeds the posts it has used), and completes[t] how many origins have
- * completed an access epoch to t (t's wait returns once it reaches the sum
- * of the group sizes of all its posts).  Every count only grows, so no
+ * exceeds the posts it has used), and compl[o][t] how many access epochs
+ * origin o has completed to t (t's wait returns once, for every origin of
+ * its post group, it reaches the number of t's posts naming o).  A waiter
+ * publishes the first member it still waits for, and updates it as the
+ * others arrive, so the watchdog names who is missing.  Every count only grows, so no
  * reset can race with a late reader; whoever raises a count rings the
  * doorbell of the rank that may wait for it.  Operations on private
  * memory (rma_pkt.h) are sent and applied before fence's barrier and before
@@ -116,7 +118,8 @@ API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
 		return rc;
 	group_ref(g);
 	w->post_group = g;
-	w->completes_expected += (uint32_t)g->size;
+	for (int i = 0; i < g->size; i++)
+		w->completes_expected[ranks[i]]++;
 	/* release: our local stores are seen by origins that see the post */
 	atomic_thread_fence(memory_order_release);
 	if (!(assert & MPI_MODE_NOCHECK))
@@ -133,7 +136,17 @@ struct start_wait {
 	struct win *w;
 	const int *ranks;
 	int n;
+	int missing;	/* the member published as awaited, or -1 */
 };
+
+/* While waiting in a PSCW call: publish (again) the member awaited now. */
+static void publish_missing(struct win *w, int *missing, int r, enum wait_kind kind)
+{
+	if (*missing != r) {
+		*missing = r;
+		state_wait_refine(kind, comm_world_rank(w->comm, r));
+	}
+}
 
 static int all_posted(void *arg)
 {
@@ -143,8 +156,12 @@ static int all_posted(void *arg)
 		/* acquire: pairs with the target's release increment in post */
 		if (atomic_load_explicit(win_shm_post(s->w, s->w->rank, s->ranks[i]),
 					 memory_order_acquire) ==
-		    s->w->posts_seen[s->ranks[i]])
+		    s->w->posts_seen[s->ranks[i]]) {
+			if (s->missing >= 0)
+				publish_missing(s->w, &s->missing, s->ranks[i],
+						WAIT_WIN_POST);
 			return 0;
+		}
 	return 1;
 }
 
@@ -168,10 +185,10 @@ API(int, Win_start, (MPI_Group group, int assert, MPI_Win win))
 	if ((rc = win_group_arg(w, "MPI_Win_start", group, &g, &ranks)) != MPI_SUCCESS)
 		return rc;
 	if (!(assert & MPI_MODE_NOCHECK)) {
-		s = (struct start_wait){ w, ranks, g->size };
+		s = (struct start_wait){ w, ranks, g->size, -1 };
 		if (!all_posted(&s)) {
-			state_block(CALL_WIN_START, WAIT_WIN_POST,
-				    comm_world_rank(w->comm, ranks[0]), 0, w->comm->ctx);
+			state_block(CALL_WIN_START, WAIT_WIN_POST, -1, 0, w->comm->ctx);
+			s.missing = w->size;	/* from now on, publish */
 			progress_wait(all_posted, &s);
 			state_unblock(CALL_WIN_START);
 		}
@@ -202,7 +219,7 @@ API(int, Win_complete, (MPI_Win win))
 		int t = comm_rank_of_world(w->comm, g->world[i]);
 
 		/* release: our operations are seen by the target's wait */
-		atomic_fetch_add_explicit(&win_shm_target(w, t)->completes.value, 1,
+		atomic_fetch_add_explicit(win_shm_compl(w, w->rank, t), 1,
 					  memory_order_release);
 		progress_wake_rank(g->world[i]);
 	}
@@ -211,14 +228,29 @@ API(int, Win_complete, (MPI_Win win))
 	return MPI_SUCCESS;
 }
 
+struct wait_wait {
+	struct win *w;
+	int missing;	/* as in struct start_wait */
+};
+
 static int all_completed(void *arg)
 {
-	struct win *w = arg;
+	struct wait_wait *c = arg;
+	struct win *w = c->w;
+	const struct group *g = w->post_group;
 
-	/* acquire: pairs with the origins' release increments in complete */
-	return atomic_load_explicit(&win_shm_target(w, w->rank)->completes.value,
-				    memory_order_acquire) - w->completes_expected <
-	       0x80000000u;
+	for (int i = 0; i < g->size; i++) {
+		int o = comm_rank_of_world(w->comm, g->world[i]);
+
+		/* acquire: pairs with the origins' release increments in complete */
+		if (atomic_load_explicit(win_shm_compl(w, o, w->rank), memory_order_acquire) -
+		    w->completes_expected[o] >= 0x80000000u) {
+			if (c->missing >= 0)
+				publish_missing(w, &c->missing, o, WAIT_WIN_COMPLETE);
+			return 0;
+		}
+	}
+	return 1;
 }
 
 static void win_end_exposure(struct win *w)
@@ -229,6 +261,7 @@ static void win_end_exposure(struct win *w)
 
 API(int, Win_wait, (MPI_Win win))
 {
+	struct wait_wait c;
 	struct win *w;
 	int rc;
 
@@ -238,10 +271,11 @@ API(int, Win_wait, (MPI_Win win))
 	if (!w->post_group)
 		return win_err(w, "MPI_Win_wait", MPI_ERR_RMA_SYNC, "win",
 			       "no exposure epoch was posted (MPI_Win_post)");
-	if (!all_completed(w)) {
-		state_block(CALL_WIN_WAIT, WAIT_WIN_COMPLETE, w->post_group->world[0], 0,
-			    w->comm->ctx);
-		progress_wait(all_completed, w);
+	c = (struct wait_wait){ w, -1 };
+	if (!all_completed(&c)) {
+		state_block(CALL_WIN_WAIT, WAIT_WIN_COMPLETE, -1, 0, w->comm->ctx);
+		c.missing = w->size;	/* from now on, publish */
+		progress_wait(all_completed, &c);
 		state_unblock(CALL_WIN_WAIT);
 	}
 	win_end_exposure(w);
@@ -251,6 +285,7 @@ API(int, Win_wait, (MPI_Win win))
 /* A test procedure (seed 002): it drives the engine each time it is called. */
 API(int, Win_test, (MPI_Win win, int *flag))
 {
+	struct wait_wait c;
 	struct win *w;
 	int rc;
 
@@ -263,7 +298,8 @@ API(int, Win_test, (MPI_Win win, int *flag))
 		return win_err(w, "MPI_Win_test", MPI_ERR_RMA_SYNC, "win",
 			       "no exposure epoch was posted (MPI_Win_post)");
 	progress_poll();
-	*flag = all_completed(w);
+	c = (struct wait_wait){ w, -1 };
+	*flag = all_completed(&c);
 	if (*flag)
 		win_end_exposure(w);
 	return MPI_SUCCESS;

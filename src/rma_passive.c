@@ -52,6 +52,10 @@ static int lock_granted(void *arg)
 		l->granted = shm_grouplock_ready(&l->w->shm->all, l->kind == 2 ?
 						 SHM_GROUP_A : SHM_GROUP_B, l->ticket);
 	}
+	/* for the watchdog: who keeps us waiting, if one rank does */
+	if (!l->granted && l->kind < 2)
+		state_lock_holder((int)atomic_load_explicit(
+			&win_shm_target(l->w, l->target)->holder, memory_order_relaxed) - 1);
 	return l->granted;
 }
 
@@ -151,6 +155,8 @@ void rma_direct_lock(struct win *w, int rank, int lock_type)
 		l = (struct lock_wait){ w, rank, 1, 0, 0 };
 		l.ticket = shm_rwlock_write_begin(&win_shm_target(w, rank)->lock);
 		lock_wait(w, CALL_WIN_LOCK, &l);
+		atomic_store_explicit(&win_shm_target(w, rank)->holder,
+				      (uint32_t)rt.rank + 1, memory_order_relaxed);
 	}
 }
 
@@ -164,6 +170,8 @@ void rma_direct_unlock(struct win *w, int rank)
 		win_lock_released(w);
 		break;
 	case WIN_LOCKED_EXCLUSIVE:
+		atomic_store_explicit(&win_shm_target(w, rank)->holder, 0,
+				      memory_order_relaxed);
 		shm_rwlock_write_unlock(&win_shm_target(w, rank)->lock);
 		shm_grouplock_unlock(&w->shm->all, SHM_GROUP_B);
 		win_lock_released(w);

@@ -33,7 +33,14 @@ static inline void state_block(enum call_id call, enum wait_kind kind, int peer,
 	atomic_store_explicit(&s->peer, peer, memory_order_relaxed);
 	atomic_store_explicit(&s->tag, tag, memory_order_relaxed);
 	atomic_store_explicit(&s->ctx, ctx, memory_order_relaxed);
+	atomic_store_explicit(&s->holder, -1, memory_order_relaxed);
 	atomic_store_explicit(&s->since_ns, state_now_ns(), memory_order_relaxed);
+}
+
+/* While waiting for a lock: who holds it (job rank, or -1). */
+static inline void state_lock_holder(int holder)
+{
+	atomic_store_explicit(&rt.self->state.holder, holder, memory_order_relaxed);
 }
 
 /* Leaving the blocking call: outside MPI from now on, after `call`. */

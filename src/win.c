@@ -63,6 +63,8 @@ static void win_layout(struct win_shm *s, uint32_t n)
 	at = align_up(at + n * sizeof(struct win_shm_target), SHM_CACHE_LINE);
 	s->post_off = at;
 	at = align_up(at + (size_t)n * n * sizeof(shm_atomic_u32), SHM_CACHE_LINE);
+	s->compl_off = at;
+	at = align_up(at + (size_t)n * n * sizeof(shm_atomic_u32), SHM_CACHE_LINE);
 	s->dyn_off = at;
 	at = align_up(at + n * sizeof(struct win_dyn_table), SHM_CACHE_LINE);
 	s->stripe_off = at;
@@ -154,6 +156,7 @@ static void win_destroy(struct win *w)
 		handle_release(w->handle);
 	free(w->t);
 	free(w->posts_seen);
+	free(w->completes_expected);
 	free(w->locked);
 	free(w);
 }
@@ -238,10 +241,12 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 							    sizeof(*mine));
 	w->t = calloc((size_t)w->size, sizeof(*w->t));
 	w->posts_seen = calloc((size_t)w->size, sizeof(*w->posts_seen));
+	w->completes_expected = calloc((size_t)w->size, sizeof(*w->completes_expected));
 	w->locked = calloc((size_t)w->size, sizeof(*w->locked));
 	off = calloc((size_t)w->size, sizeof(*off));
 	/* every rank sees the same `all`, so every rank decides alike */
-	if (!all || !w->t || !w->posts_seen || !w->locked || !off) {
+	if (!all || !w->t || !w->posts_seen || !w->completes_expected || !w->locked ||
+	    !off) {
 		rc = MPI_ERR_NO_MEM;
 		goto out;
 	}

@@ -38,7 +38,7 @@
 /* One target's control block. */
 struct win_shm_target {
 	struct shm_rwlock lock;		/* MPI_Win_lock */
-	struct shm_waitword completes;	/* MPI_Win_complete calls received */
+	shm_atomic_u32 holder;		/* job rank + 1 of an exclusive holder, or 0 */
 } __attribute__((aligned(SHM_CACHE_LINE)));
 
 /* A region attached to a dynamic window, as its owner sees it. */
@@ -61,7 +61,7 @@ struct win_shm {
 	uint32_t nranks;
 	uint32_t flavor;
 	uint64_t size;			/* of the whole segment */
-	uint64_t tgt_off, post_off, dyn_off, stripe_off, data_off;
+	uint64_t tgt_off, post_off, compl_off, dyn_off, stripe_off, data_off;
 	shm_atomic_u32 lock_waiters;	/* ranks waiting for a lock of it */
 	struct shm_grouplock all __attribute__((aligned(SHM_CACHE_LINE)));
 };
@@ -147,7 +147,7 @@ struct win {
 	int fence_used;		/* an RMA call happened since the last fence */
 	struct group *start_group;	/* MPI_Win_start's access epoch */
 	struct group *post_group;	/* MPI_Win_post's exposure epoch */
-	uint32_t completes_expected;	/* all posts' group sizes, ever */
+	uint32_t *completes_expected;	/* [size] each origin's completes due, ever */
 	uint32_t *posts_seen;	/* [size] posts taken from each target, ever */
 	uint8_t *locked;	/* [size] enum win_lock_held */
 	int nlocked;
@@ -175,6 +175,13 @@ static inline struct win_shm_target *win_shm_target(const struct win *w, int r)
 static inline shm_atomic_u32 *win_shm_post(const struct win *w, int origin, int target)
 {
 	return (shm_atomic_u32 *)((char *)w->shm + w->shm->post_off) +
+	       (size_t)origin * (size_t)w->size + (size_t)target;
+}
+
+/* compl[origin][target]: how many access epochs origin completed to target. */
+static inline shm_atomic_u32 *win_shm_compl(const struct win *w, int origin, int target)
+{
+	return (shm_atomic_u32 *)((char *)w->shm + w->shm->compl_off) +
 	       (size_t)origin * (size_t)w->size + (size_t)target;
 }
 

@@ -4,9 +4,59 @@
  * lock) the next rank's, which that rank holds: a cycle of MPI_Win_lock.
  *   watch_lock deadlock    as above
  *   watch_lock ok          each rank unlocks its own portion first
+ * Waits whose culprit is not the rank named in the call (3 ranks):
+ *   watch_lock holder      rank 0 holds rank 2's lock and waits for a
+ *                          message from rank 1, which waits for that lock
+ *   watch_lock wait        rank 0 posts to ranks 1 and 2 and waits; rank 1
+ *                          completes, rank 2 waits for a message from rank 0
+ *   watch_lock start       rank 0 starts towards ranks 1 and 2; rank 1
+ *                          posts, rank 2 waits for a message from rank 0
  * Rank 0 prints "done" when the job gets through.
  */
 #include "testutil.h"
+
+/* The three-rank waits above; none of them gets through. */
+static void culprits(const char *mode, MPI_Win win)
+{
+	MPI_Group world, g12, g0;
+	int r12[2] = { 1, 2 }, r0 = 0, token;
+
+	CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
+	CHECK_MPI(MPI_Group_incl(world, 2, r12, &g12));
+	CHECK_MPI(MPI_Group_incl(world, 1, &r0, &g0));
+	if (!strcmp(mode, "holder")) {
+		if (tu_rank == 0)
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 2, 0, win));
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+		if (tu_rank == 0)
+			CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 1, 0, MPI_COMM_WORLD,
+					   MPI_STATUS_IGNORE));
+		else if (tu_rank == 1)
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 2, 0, win));
+	} else if (tu_rank == 2) {
+		CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 0, 0, MPI_COMM_WORLD,
+				   MPI_STATUS_IGNORE));
+	} else if (!strcmp(mode, "wait")) {
+		if (tu_rank == 0) {
+			CHECK_MPI(MPI_Win_post(g12, 0, win));
+			CHECK_MPI(MPI_Win_wait(win));
+		} else {
+			CHECK_MPI(MPI_Win_start(g0, 0, win));
+			CHECK_MPI(MPI_Win_complete(win));
+		}
+	} else {
+		if (tu_rank == 0) {
+			CHECK_MPI(MPI_Win_start(g12, 0, win));
+			CHECK_MPI(MPI_Win_complete(win));
+		} else {
+			CHECK_MPI(MPI_Win_post(g0, 0, win));
+			CHECK_MPI(MPI_Win_wait(win));
+		}
+	}
+	/* the ranks not stuck above wait here */
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	CHECK(!"the job got through");
+}
 
 int main(int argc, char **argv)
 {
@@ -19,6 +69,11 @@ int main(int argc, char **argv)
 	next = (tu_rank + 1) % size;
 	CHECK_MPI(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
 				   &base, &win));
+	if (argc > 1 && (!strcmp(argv[1], "holder") || !strcmp(argv[1], "wait") ||
+			 !strcmp(argv[1], "start"))) {
+		CHECK(size == 3);
+		culprits(argv[1], win);
+	}
 	CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, tu_rank, 0, win));
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 	if (!deadlock)

@@ -19,4 +19,15 @@ for n in 2 3; do
 	expect_eq "locks in turn: stderr" "$err" ""
 	expect_match "locks in turn" "$(cat "$TMP/out")" "^done$"
 done
+# the culprit is not the rank named in the call: the lock's holder, the
+# member of the group that did not post or complete
+watch_job "lock held by a third rank" 123 -n 3 "$PROGS/watch_lock" holder
+has_line "rank 1" '^shmrun: rank 1: in MPI_Win_lock for [0-9.]+ s, waiting for an exclusive lock on rank 2, held by rank 0 \(window of context [0-9]+\)$'
+has_line "cycle" '^shmrun: wait-for cycle: rank 0 waits in MPI_Recv for a message from rank 1; rank 1 waits in MPI_Win_lock for an exclusive lock on rank 2, held by rank 0 \(a cycle\)$'
+watch_job "wait for the second member" 123 -n 3 "$PROGS/watch_lock" wait
+has_line "rank 0" '^shmrun: rank 0: in MPI_Win_wait for [0-9.]+ s, waiting for the MPI_Win_complete of rank 2 \(window of context [0-9]+\)$'
+has_line "cycle" '^shmrun: wait-for cycle: rank 0 waits in MPI_Win_wait for the MPI_Win_complete of rank 2; rank 2 waits in MPI_Recv for a message from rank 0 \(a cycle\)$'
+watch_job "start for the second member" 123 -n 3 "$PROGS/watch_lock" start
+has_line "rank 0" '^shmrun: rank 0: in MPI_Win_start for [0-9.]+ s, waiting for the MPI_Win_post of rank 2 \(window of context [0-9]+\)$'
+has_line "cycle" 'rank 0 waits in MPI_Win_start for the MPI_Win_post of rank 2; rank 2 waits in MPI_Recv for a message from rank 0 \(a cycle\)$'
 exit 0

@@ -58,7 +58,7 @@ struct watch_rank {
 	/* this look (watch_read) */
 	bool live;		/* spawned and not reaped */
 	uint32_t phase, call, kind, last_call, ctx, owes, strong;
-	int32_t peer, tag;
+	int32_t peer, tag, holder;
 	uint64_t since_ns, progress;
 	/* what the watchdog remembers */
 	uint64_t seen_progress, seen_since, rings;
@@ -133,6 +133,7 @@ static void watch_read(struct run_job *job, int r)
 	w->since_ns = atomic_load_explicit(&s->since_ns, memory_order_relaxed);
 	w->owes = atomic_load_explicit(&s->owes, memory_order_relaxed);
 	w->strong = atomic_load_explicit(&s->strong, memory_order_relaxed);
+	w->holder = atomic_load_explicit(&s->holder, memory_order_relaxed);
 }
 
 static bool watch_blocked(const struct watch_rank *w)
@@ -214,6 +215,10 @@ static int watch_peer(const struct run_watch *wd, int a)
 {
 	const struct watch_rank *w = &wd->r[a];
 
+	/* a lock: whoever holds it, when the waiter knows */
+	if (watch_blocked(w) && w->kind == WAIT_WIN_LOCK && w->holder >= 0 &&
+	    w->holder < wd->n && w->holder != a)
+		return w->holder;
 	if (!watch_blocked(w) || w->peer < 0 || w->peer >= wd->n || w->peer == a)
 		return -1;
 	return w->peer;
@@ -249,6 +254,8 @@ static void watch_add_wait(struct watch_line *l, const struct watch_rank *w)
 		line_add(l, " %s rank %d", prep, w->peer);
 	else if (prep && (w->kind == WAIT_RECV || w->kind == WAIT_PROBE))
 		line_add(l, " from any rank");
+	if (w->kind == WAIT_WIN_LOCK && w->holder >= 0 && w->holder != w->peer)
+		line_add(l, ", held by rank %d", w->holder);
 }
 
 static void watch_add_details(struct watch_line *l, const struct watch_rank *w)
