@@ -5,6 +5,7 @@
 #   make check      install what is missing, build, run every test
 #   make lint       cppcheck and clang-tidy over shm/ src/ tools/
 #   make fuzz       libFuzzer and the fuzz driver, FUZZ_SECONDS each
+#   make stress     the randomized RMA stress test, STRESS_SECONDS a run
 #   make install    PREFIX=/usr/local (DESTDIR honoured)
 #
 # Knobs: CC, CFLAGS, LDFLAGS, PREFIX, V=1 (show commands),
@@ -217,6 +218,24 @@ fuzz: deps
 	@echo "fuzz: fuzz_mpi at 8 ranks for $(FUZZ_SECONDS) s, seed $(FUZZ_SEED)"
 	$(Q)$(SHMRUN) -n 8 --timeout $$(($(FUZZ_SECONDS) + 120)) \
 		$(BUILD)/tests/progs/fuzz_mpi $(FUZZ_SEED) $(FUZZ_SECONDS)
+
+# make stress   the stress test (tests/progs/stress.c) for STRESS_SECONDS (120)
+#               at 8 ranks, 16 ranks and 8 ranks under strong progress;
+#               STRESS_SEED=n replays a seed
+STRESS_SECONDS ?= 120
+STRESS_SEED ?=
+ifeq ($(STRESS_SEED),)
+override STRESS_SEED := $(shell od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+endif
+.PHONY: stress
+
+stress: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)for run in "8 weak" "16 weak" "8 strong"; do set -- $$run; \
+		echo "stress: -n $$1 --progress=$$2 for $(STRESS_SECONDS) s, seed $(STRESS_SEED)"; \
+		$(SHMRUN) -n $$1 --progress=$$2 --timeout $$(($(STRESS_SECONDS) + 120)) \
+			$(BUILD)/tests/progs/stress $(STRESS_SEED) $(STRESS_SECONDS) || exit 1; \
+	done
 # ---- end of issue 11 block -------------------------------------------------
 
 -include $(shell find $(OBJDIR) $(BUILD)/tests $(BUILD)/examples -name '*.d' 2>/dev/null)
