@@ -10,7 +10,9 @@
  * Who writes what, all with relaxed stores to the rank's own cache line:
  *   - around every blocking wait (state_block, state_unblock): call, then
  *     wait_kind, peer, tag, ctx and since_ns; on leaving, call = CALL_NONE,
- *     last_call and since_ns.  Non-blocking calls publish nothing;
+ *     last_call and since_ns.  Non-blocking calls publish nothing, but for
+ *     those that leave work to the engine (a buffered or nonblocking send
+ *     not yet through): last_call and since_ns;
  *   - the progress engine, while the rank waits on one request: wait_kind
  *     and peer again when that request's data comes to depend on another
  *     rank's engine (WAIT_RECV_DATA, WAIT_SEND_DATA);
@@ -73,6 +75,7 @@ enum call_id {
 	CALL_WIN_CREATE, CALL_WIN_FREE, CALL_WIN_FENCE, CALL_WIN_START,
 	CALL_WIN_COMPLETE, CALL_WIN_WAIT, CALL_WIN_LOCK, CALL_WIN_LOCK_ALL,
 	CALL_WIN_UNLOCK, CALL_WIN_UNLOCK_ALL, CALL_WIN_FLUSH,
+	CALL_ISEND, CALL_ISSEND, CALL_IRSEND, CALL_IBSEND, CALL_START,
 	CALL_COUNT
 };
 
@@ -132,6 +135,11 @@ static inline const char *shm_rank_call_name(uint32_t call)
 		[CALL_WIN_UNLOCK] = "MPI_Win_unlock",
 		[CALL_WIN_UNLOCK_ALL] = "MPI_Win_unlock_all",
 		[CALL_WIN_FLUSH] = "MPI_Win_flush",
+		[CALL_ISEND] = "MPI_Isend",
+		[CALL_ISSEND] = "MPI_Issend",
+		[CALL_IRSEND] = "MPI_Irsend",
+		[CALL_IBSEND] = "MPI_Ibsend",
+		[CALL_START] = "MPI_Start",
 	};
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == CALL_COUNT,

@@ -223,7 +223,7 @@ API(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
 	/* the message is in the attach buffer: the user's request is done */
 	req_bind(r, a.comm, a.comm->ctx, a.dt);
 	req_complete(r);
-	state_left(CALL_BSEND);
+	state_left(CALL_IBSEND);
 	*request = r->handle;
 	return MPI_SUCCESS;
 }

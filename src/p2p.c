@@ -114,7 +114,15 @@ void p2p_start(struct request *r)
 		r->st_error = rc;
 		req_complete(r);
 	} else {
+		static const enum call_id left[] = {
+			[SEND_STANDARD] = CALL_ISEND, [SEND_SYNC] = CALL_ISSEND,
+			[SEND_READY] = CALL_IRSEND, [SEND_BUFFERED] = CALL_IBSEND,
+		};
+
 		progress_send_start(r);
+		/* the engine still owes its data: the watchdog names this call */
+		if (!req_is_complete(r))
+			state_left(r->persistent ? CALL_START : left[r->mode]);
 	}
 }
 

@@ -27,6 +27,7 @@ done
 # reported, but others can still move, so the job goes on and completes
 watch_job "isend and compute, 3 ranks" 0 -n 3 "$PROGS/watch_compute" isend 2500
 has_line "stall reported" '^shmrun: weak-progress stall: rank 1 waits for work that only the MPI engine of rank 0 can do'
+has_line "named after its MPI_Isend" 'rank 0 has been outside MPI for [0-9.]+ s since MPI_Isend$'
 has_line "the job went on" 'other ranks can still move, so the job goes on$'
 expect_eq "reported once" "$(count_lines 'weak-progress stall')" 1
 expect_match "completed" "$(cat "$TMP/out")" "^done$"
