@@ -139,6 +139,33 @@ static inline char *rma_fast(struct win *w, int target, MPI_Aint disp, int ocoun
 	return addr;
 }
 
+/*
+ * The same for a target of the private path: the checked arguments in *a
+ * and 1, or 0 for the general path.
+ */
+static inline int rma_fast_private(struct win *w, int target, MPI_Aint disp,
+				   const void *obuf, int ocount, MPI_Datatype otype,
+				   int tcount, MPI_Datatype ttype, struct rma_args *a)
+{
+	struct datatype *dt;
+	MPI_Aint at;
+
+	if (otype != ttype || ocount != tcount || ocount <= 0 ||
+	    !handle_is_builtin(otype) || (unsigned)target >= (unsigned)w->size ||
+	    !(w->lock_all | w->locked[target]) || w->t[target].ops != &win_ops_private)
+		return 0;
+	dt = dt_get(otype);
+	if (!dt || !dt->contig ||
+	    win_target_offset(&w->t[target], disp, 0, (MPI_Aint)ocount * dt->size, &at) !=
+	    MPI_SUCCESS)
+		return 0;
+	*a = (struct rma_args){ .w = w, .target = target, .obuf = obuf, .ocount = ocount,
+				.odt = dt, .tdisp = disp, .tcount = tcount, .tdt = dt,
+				.toff = (uint64_t)at,
+				.bytes = (size_t)ocount * (size_t)dt->size };
+	return 1;
+}
+
 /* ---- put and get -------------------------------------------------------- */
 
 /* Put (to_target) or get: a copy between the origin buffer and the target;
@@ -165,6 +192,10 @@ static inline int rma_copy(const char *call, void *origin_addr, int origin_count
 			memcpy(origin_addr, addr, bytes);
 		return MPI_SUCCESS;
 	}
+	if (w && origin_addr &&
+	    rma_fast_private(w, target_rank, target_disp, origin_addr, origin_count,
+			     origin_datatype, target_count, target_datatype, &a))
+		return win_ops_private.copy(&a, origin_addr, to_target);
 	rc = rma_prepare(call, win, origin_addr, origin_count, origin_datatype,
 			 target_rank, target_disp, target_count, target_datatype, &a);
 	if (rc != MPI_SUCCESS || a.noop)

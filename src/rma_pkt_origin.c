@@ -34,6 +34,10 @@ struct seg_iter {
 	MPI_Aint in;
 };
 
+/* Operations carrying at most this many bytes copy them at the call, so
+ * their buffers are free at once (as with the direct path). */
+#define RMA_IMMED 256
+
 struct rma_op {
 	struct rma_op *next;
 	struct pkt_target *pt;
@@ -56,12 +60,8 @@ struct rma_op {
 	struct seg_iter it;
 	char cas[32];		/* compare-and-swap: compare, then origin value */
 	char *data;		/* a short operation's data, copied at the call */
-	char immed[];
+	char immed[RMA_IMMED];
 };
-
-/* Operations carrying at most this many bytes copy them at the call, so
- * their buffers are free at once (as with the direct path). */
-#define RMA_IMMED 256
 
 struct op_list {
 	struct rma_op *head, *tail;
@@ -99,12 +99,38 @@ static int op_has_data(const struct rma_op *op)
 	       (op->kind == RMA_GACC && op->op != MPI_NO_OP);
 }
 
+/* Operations done with wait here for the next ones (under the engine's
+ * lock): no allocation on the way of a put. */
+#define OP_POOL_MAX 64
+static struct rma_op *op_pool;
+static int op_pooled;
+
+/* A zeroed operation (under the engine's lock); NULL when out of memory. */
+static struct rma_op *op_alloc(void)
+{
+	struct rma_op *op = op_pool;
+
+	if (!op)
+		return calloc(1, sizeof(*op));
+	op_pool = op->next;
+	op_pooled--;
+	/* all but the data area, which is written before it is read */
+	memset(op, 0, offsetof(struct rma_op, immed));
+	return op;
+}
+
 static void op_free(struct rma_op *op)
 {
 	dt_unref(op->odt);
 	dt_unref(op->rdt);
 	dt_unref(op->tdt);
-	free(op);
+	if (op_pooled == OP_POOL_MAX) {
+		free(op);
+		return;
+	}
+	op->next = op_pool;
+	op_pool = op;
+	op_pooled++;
 }
 
 static void list_add(struct op_list *l, struct rma_op *op)
@@ -204,6 +230,20 @@ static void op_plan(const struct rma_op *op, uint32_t *nseg, size_t *bytes)
 		*bytes = op->bytes;
 		return;
 	}
+	/* a gapless target: one segment, as much as both records hold */
+	if (op->tdt->contig) {
+		size_t room = op->bytes - op->sent;
+
+		if (op_has_data(op) && room > req_room - sizeof(struct rma_wire_seg))
+			room = req_room - sizeof(struct rma_wire_seg);
+		if (op_has_reply(op) && room > reply_room)
+			room = reply_room;
+		if (room < op->bytes - op->sent)
+			room -= room % op->esize;
+		*nseg = 1;
+		*bytes = room;
+		return;
+	}
 	for (;;) {
 		size_t room = req_room - (n + 1) * sizeof(struct rma_wire_seg), got;
 		uint64_t off;
@@ -265,8 +305,14 @@ static int op_emit_one(struct pkt_target *pt, struct rma_op *op, int dst)
 	} else {
 		size_t left = bytes;
 
+		/* a gapless target: from its first byte on */
+		if (op->tdt->contig) {
+			seg[0].off = op->toff + (uint64_t)op->tdt->blocks[0].disp + op->sent;
+			seg[0].len = bytes;
+			left = 0;
+		}
 		/* the plan's pieces again, in the same order */
-		for (uint32_t i = 0; i < nseg; i++) {
+		for (uint32_t i = 0; left && i < nseg; i++) {
 			uint64_t off = 0;
 
 			seg[i].len = seg_next(op, &op->it, left, &off);
@@ -364,7 +410,7 @@ static int pt_epoch_lock(const struct win *w, int target)
 
 static struct rma_op *op_ctl(struct pkt_target *pt, int kind, int lock)
 {
-	struct rma_op *op = calloc(1, sizeof(*op));
+	struct rma_op *op = op_alloc();
 
 	if (!op) {
 		fprintf(stderr, "shmpi: rank %d: out of memory in RMA synchronization\n",
@@ -485,12 +531,14 @@ static int priv_locate(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
 	return MPI_SUCCESS;
 }
 
-/* A new operation on a's target, with room for immed bytes of data; NULL
- * when out of memory. */
-static struct rma_op *op_new(struct rma_args *a, int kind, size_t immed)
+/* A new operation on a's target; NULL when out of memory. */
+static struct rma_op *op_new(struct rma_args *a, int kind)
 {
-	struct rma_op *op = calloc(1, sizeof(*op) + immed);
+	struct rma_op *op;
 
+	progress_lock();
+	op = op_alloc();
+	progress_unlock();
 	if (!op)
 		return NULL;
 	op->pt = pt_of(a->w, a->target);
@@ -518,7 +566,7 @@ static void op_queue(struct rma_op *op)
 static int priv_copy(struct rma_args *a, void *obuf, int to_target)
 {
 	size_t immed = to_target && a->bytes <= RMA_IMMED ? a->bytes : 0;
-	struct rma_op *op = op_new(a, to_target ? RMA_PUT : RMA_GET, immed);
+	struct rma_op *op = op_new(a, to_target ? RMA_PUT : RMA_GET);
 
 	if (!op)
 		return win_err(a->w, to_target ? "MPI_Put" : "MPI_Get", MPI_ERR_NO_MEM,
@@ -539,7 +587,7 @@ static int priv_acc(const char *call, struct rma_args *a, const struct rma_accar
 {
 	size_t bytes = x->n * (size_t)x->bt->extent;
 	size_t immed = bytes <= RMA_IMMED && x->op_h != MPI_NO_OP ? bytes : 0;
-	struct rma_op *op = op_new(a, x->rdt ? RMA_GACC : RMA_ACC, immed);
+	struct rma_op *op = op_new(a, x->rdt ? RMA_GACC : RMA_ACC);
 
 	if (!op)
 		return win_err(a->w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
@@ -563,7 +611,7 @@ static int priv_acc(const char *call, struct rma_args *a, const struct rma_accar
 static int priv_cas(const char *call, struct rma_args *a, const void *compare,
 		    void *result)
 {
-	struct rma_op *op = op_new(a, RMA_CAS, 0);
+	struct rma_op *op = op_new(a, RMA_CAS);
 	size_t w = (size_t)a->odt->size;
 
 	if (!op)
