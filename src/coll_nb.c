@@ -1,8 +1,8 @@
 /*
  * The nonblocking collectives on intracommunicators (an intercommunicator
- * is MPI_ERR_COMM): MPI_Ibarrier,
- * MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce, MPI_Igather, MPI_Iscatter,
- * MPI_Iallgather, MPI_Iallgatherv, MPI_Ialltoall, MPI_Ialltoallv.
+ * is MPI_ERR_COMM): MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce,
+ * MPI_Igather, MPI_Iscatter, MPI_Iallgather, MPI_Iallgatherv,
+ * MPI_Ialltoall, MPI_Ialltoallv.
  *
  * Each call checks its arguments, then builds this rank's schedule (as
  * libNBC does): a list of rounds, each a few steps - internal messages
@@ -15,6 +15,9 @@
  * weak progress they move while some MPI call of this rank runs the engine,
  * under strong progress the progress thread moves them.  The user's request
  * (REQ_COLL) completes when the last round did; it owns the schedule.
+ * Local steps run wherever the engine runs: under strong progress a user
+ * op may be called on the progress thread (while the application thread
+ * computes), so it must not rely on being called from the application's.
  *
  * Tags: the standard has every member start the collectives of a
  * communicator in the same order, so the n-th nonblocking collective of a
