@@ -119,6 +119,7 @@ int main(int argc, char **argv)
 		code = main_prog_error(opts.argv[0], rc);
 		goto out_opts;
 	}
+	code = RUN_EXIT_USAGE;
 	if (run_bind_plan(&opts) < 0)
 		goto out_path;
 	main_fd_limit(opts.nranks);
