@@ -76,6 +76,8 @@ static hwloc_obj_t bind_pick(hwloc_obj_t *bind, int nbind, hwloc_obj_t *map, int
 
 	for (int i = 0; i < nbind; i++)
 		k += hwloc_bitmap_intersects(bind[i]->cpuset, m->cpuset);
+	if (k == 0)
+		return NULL;
 	want = (r / nmap) % k;
 	for (int i = 0; i < nbind; i++) {
 		if (hwloc_bitmap_intersects(bind[i]->cpuset, m->cpuset) && want-- == 0)
