@@ -61,6 +61,12 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 	[SHM_KNOB_CC] = {
 		"SHMPI_CC", SHM_KNOB_TEXT, "cc", NULL, 0, SHM_KNOB_SHMCC, SHM_KNOB_FIXED,
 		"the C compiler shmcc runs (default: the one shmpi was built with)" },
+	[SHM_KNOB_ADVERSARIAL] = {
+		"SHMPI_ADVERSARIAL", SHM_KNOB_UINT, "0", NULL, 4294967295ul,
+		SHM_KNOB_RANKS | SHM_KNOB_SHMRUN, SHM_KNOB_FIXED,
+		"nonzero: the adversarial mode, with this seed: RMA operations wait "
+		"for the last moment MPI allows, unordered ones are reordered, puts "
+		"split, lock grants shuffled, MPI_Win_start returns before the posts" },
 };
 
 /* The index of the choice of kn named by the len bytes at s, or -1. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adversary.h"
 #include "api.h"
 #include "datatype.h"
 #include "errhandler.h"
@@ -512,7 +513,7 @@ static int dyn_locate(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
 	/* disp is an address in the target, from MPI_Get_address */
 	if (hi > lo && !__builtin_add_overflow(disp, lo, &at) &&
 	    win_dyn_find(w, target, (uint64_t)at, (uint64_t)(hi - lo), &reg) == 0 &&
-	    !reg.seg[0]) {
+	    (!reg.seg[0] || adv_on())) {
 		a->priv = 1;
 		a->toff = (uint64_t)disp;
 		return MPI_SUCCESS;

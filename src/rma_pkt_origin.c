@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adversary.h"
 #include "datatype.h"
 #include "errhandler.h"
 #include "op.h"
@@ -278,6 +279,10 @@ static int op_emit_one(struct pkt_target *pt, struct rma_op *op, int dst)
 	int last;
 
 	op_plan(op, &nseg, &bytes);
+	/* the adversarial mode: a put in pieces (not one that carries its lock) */
+	if (adv_on() && op->kind == RMA_PUT && op->tdt->contig && op->lock == RMA_LOCK_NONE &&
+	    bytes > 1)
+		bytes = 1 + (size_t)adv_below(bytes, 1);
 	data = !op_has_data(op) ? 0 : op->kind == RMA_CAS ? 2 * bytes : bytes;
 	len = sizeof(*pkt) + sizeof(*h) + nseg * sizeof(*seg) + data;
 	if (!(pkt = progress_reserve(dst, (uint32_t)len)))
@@ -423,6 +428,48 @@ static struct rma_op *op_ctl(struct pkt_target *pt, int kind, int lock)
 	return op;
 }
 
+static int op_is_acc(const struct rma_op *op)
+{
+	return op->kind == RMA_ACC || op->kind == RMA_GACC || op->kind == RMA_CAS;
+}
+
+/* The adversarial mode: shuffle the queue, accumulates keeping their order
+ * among themselves (the standard orders them, not puts and gets). */
+static void queue_shuffle(struct op_list *l)
+{
+	struct rma_op *stack[64], **v = l->n <= 64 ? stack : malloc((size_t)l->n * sizeof(*v));
+	struct rma_op *op;
+	int n = 0;
+
+	if (!v)
+		return;		/* no memory: the order stays, which is legal too */
+	for (op = l->head; op; op = op->next)
+		v[n++] = op;
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)adv_below((uint64_t)i + 1, 0);
+
+		op = v[i];
+		v[i] = v[j];
+		v[j] = op;
+	}
+	/* the accumulates back into the slots they landed in, in order */
+	op = l->head;
+	for (int i = 0; i < n; i++) {
+		if (!op_is_acc(v[i]))
+			continue;
+		while (!op_is_acc(op))
+			op = op->next;
+		v[i] = op;
+		op = op->next;
+	}
+	for (int i = 0; i < n; i++)
+		v[i]->next = i + 1 < n ? v[i + 1] : NULL;
+	l->head = v[0];
+	l->tail = v[n - 1];
+	if (v != stack)
+		free(v);
+}
+
 /* Whether op leaves in one packet. */
 static int op_fits_one(const struct rma_op *op)
 {
@@ -444,6 +491,8 @@ static void pt_issue(struct pkt_target *pt, int lock, int unlock)
 
 	if (lock == RMA_LOCK_NONE && !pt->queue.head)
 		return;
+	if (adv_on() && pt->queue.n > 1)
+		queue_shuffle(&pt->queue);
 	if (!pt->queue.head && !(unlock && pt->lock_state == LS_HELD)) {
 		/* no operation, and no lock at the target to release */
 		return;

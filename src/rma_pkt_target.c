@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "adversary.h"
 #include "datatype.h"
 #include "op.h"
 #include "progress.h"
@@ -119,15 +120,46 @@ static void send_to(int dst, uint16_t type, uint32_t ctx, uint64_t cookie)
 
 static void apply(struct tgt_win *t, int src, const void *payload, uint32_t len);
 
-/* After a release: grant from the head of the queue while the table allows. */
+/* The adversarial mode: a random one of the requests the table would
+ * grant now, unlinked, or NULL. */
+static struct lock_req *lt_pick_random(struct tgt_win *t)
+{
+	struct lock_req *q, **p, *prev = NULL;
+	uint64_t n = 0, k;
+
+	for (q = t->head; q; q = q->next)
+		n += lt_grantable(t, q->type);
+	if (!n)
+		return NULL;
+	k = adv_below(n, 1);
+	for (p = &t->head; *p; prev = *p, p = &(*p)->next)
+		if (lt_grantable(t, (*p)->type) && k-- == 0)
+			break;
+	q = *p;
+	*p = q->next;
+	if (t->tail == q)
+		t->tail = prev;
+	return q;
+}
+
+/* After a release: grant from the head of the queue while the table allows
+ * (in the adversarial mode: any grantable request, at random). */
 static void lt_grant_queued(struct tgt_win *t)
 {
-	while (t->head && lt_grantable(t, t->head->type)) {
-		struct lock_req *q = t->head;
+	for (;;) {
+		struct lock_req *q;
 
-		t->head = q->next;
-		if (!t->head)
-			t->tail = NULL;
+		if (adv_on()) {
+			if (!(q = lt_pick_random(t)))
+				break;
+		} else {
+			if (!t->head || !lt_grantable(t, t->head->type))
+				break;
+			q = t->head;
+			t->head = q->next;
+			if (!t->head)
+				t->tail = NULL;
+		}
 		lt_take(t, q->type);
 		if (q->pkt.type == PKT_RMA_OP)
 			apply(t, q->origin, q->data, q->len);
@@ -168,8 +200,8 @@ static char *tgt_addr(const struct tgt_win *t, uint64_t off, uint64_t len)
 	struct win_dyn_region reg;
 
 	if (t->w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
-		return win_dyn_find(t->w, t->w->rank, off, len, &reg) == 0 && !reg.seg[0] ?
-		       (char *)(uintptr_t)off : NULL;
+		return win_dyn_find(t->w, t->w->rank, off, len, &reg) == 0 &&
+		       (!reg.seg[0] || adv_on()) ? (char *)(uintptr_t)off : NULL;
 	if (off > size || len > size - off)
 		return NULL;
 	return (char *)t->w->base + off;

@@ -32,6 +32,7 @@
 #include "op.h"
 #include "progress.h"
 #include "rma_pkt.h"
+#include "adversary.h"
 #include "runtime.h"
 #include "state.h"
 
@@ -212,6 +213,7 @@ static int runtime_init(const char *call, int required, int *argc, char ***argv)
 	if (comm_init_builtins() < 0 || progress_init() < 0)
 		runtime_die("%s: out of memory", call);
 	rma_pkt_init();
+	adv_init(rt.rank);
 	rt.phase = RUNTIME_ACTIVE;
 	atomic_store_explicit(&rt.self->pid, getpid(), memory_order_relaxed);
 	/* release: the launcher and peers that see the phase see the pid */

@@ -24,6 +24,7 @@
 #include "mem.h"
 #include "place.h"
 #include "rma_pkt.h"
+#include "adversary.h"
 #include "runtime.h"
 #include "win.h"
 
@@ -157,6 +158,7 @@ static void win_destroy(struct win *w)
 	free(w->t);
 	free(w->posts_seen);
 	free(w->completes_expected);
+	free(w->start_ranks);
 	free(w->locked);
 	free(w);
 }
@@ -170,9 +172,10 @@ static int info_true(const struct info *i, const char *key)
 }
 
 /*
- * MPI_Win_create: which targets take the private path (rma_pkt.h), agreed
- * by all, since every origin must reach a target the same way: memory that
- * is not shared memory, or that one of the ranks could not map.
+ * Which targets take the private path (rma_pkt.h), agreed by all, since
+ * every origin must reach a target the same way: memory that is not shared
+ * memory, or that one of the ranks could not map (MPI_Win_create), and, in
+ * the adversarial mode, every target.
  */
 static int win_choose_paths(struct win *w, struct win_rank_info *all)
 {
@@ -182,7 +185,7 @@ static int win_choose_paths(struct win *w, struct win_rank_info *all)
 	if (!direct)
 		return MPI_ERR_NO_MEM;
 	for (int r = 0; r < w->size; r++)
-		direct[r] = all[r].direct;
+		direct[r] = all[r].direct && !adv_on();
 	PMPI_Allreduce(MPI_IN_PLACE, direct, w->size, MPI_INT, MPI_MIN, w->comm->handle);
 	for (int r = 0; r < w->size; r++) {
 		struct win_target *t = &w->t[r];
@@ -313,7 +316,9 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 				all[r].direct = 0;
 		}
 	}
-	if (flavor == MPI_WIN_FLAVOR_CREATE) {
+	for (int r = 0; r < w->size; r++)
+		w->t[r].mem = w->t[r].base;
+	if (flavor != MPI_WIN_FLAVOR_DYNAMIC) {
 		int rc2 = win_choose_paths(w, all);	/* collective: everybody */
 
 		if (rc == MPI_SUCCESS)
@@ -336,7 +341,7 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) {
 		char key[SHM_NAME_MAX];
 
-		w->base = w->my_size > 0 ? w->t[w->rank].base : NULL;
+		w->base = w->my_size > 0 ? w->t[w->rank].mem : NULL;
 		/* other windows may be created on this memory */
 		win_share_key(w, key, sizeof(key));
 		mem_share(key, w->seg.base, w->seg.size);
@@ -645,14 +650,10 @@ API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_uni
 	if (rank == MPI_PROC_NULL)
 		for (rank = 0; rank < w->size - 1 && w->t[rank].size == 0; rank++)
 			;
-	*size = w->t[rank].size;
-	*disp_unit = w->t[rank].disp_unit;
-	*(void **)baseptr = w->t[rank].size > 0 ? w->t[rank].base : NULL;
 	/* private memory is out of reach, but for its owner */
-	if (w->t[rank].ops == &win_ops_private) {
-		*size = rank == w->rank ? w->my_size : 0;
-		*(void **)baseptr = rank == w->rank && w->my_size > 0 ? w->base : NULL;
-	}
+	*size = w->t[rank].mem || rank == w->rank ? w->t[rank].size : 0;
+	*disp_unit = w->t[rank].disp_unit;
+	*(void **)baseptr = *size > 0 ? (rank == w->rank ? w->base : w->t[rank].mem) : NULL;
 	return MPI_SUCCESS;
 }
 

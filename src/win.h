@@ -102,7 +102,9 @@ extern const struct win_ops win_ops_dynamic;
 
 /* A target as this process reaches it. */
 struct win_target {
-	char *base;		/* its window memory mapped here (NULL: dynamic) */
+	char *base;		/* its window memory mapped here (NULL: dynamic, or
+				 * the private path) */
+	char *mem;		/* the same whatever the path (MPI_Win_shared_query) */
 	MPI_Aint size;
 	int disp_unit;
 	const struct win_ops *ops;
@@ -146,6 +148,8 @@ struct win {
 	int fence_on;		/* a fence opened an epoch */
 	int fence_used;		/* an RMA call happened since the last fence */
 	struct group *start_group;	/* MPI_Win_start's access epoch */
+	int *start_ranks;	/* its members, when start did not wait for their
+				 * posts (the adversarial mode): complete does */
 	struct group *post_group;	/* MPI_Win_post's exposure epoch */
 	uint32_t *completes_expected;	/* [size] each origin's completes due, ever */
 	uint32_t *posts_seen;	/* [size] posts taken from each target, ever */

@@ -30,6 +30,7 @@ enum opt_type {
 	OPT_STALL,	/* auto|report|kill: enum run_stall_action */
 	OPT_KNOB,	/* long: a knob's value (shm/knob.h); default from it */
 	OPT_KNOB_FLAG,	/* bool: set, and the knob set to 1 for the ranks */
+	OPT_KNOB_ENV,	/* a knob's value, checked, for the ranks (-x) */
 };
 
 struct opt {
@@ -40,7 +41,7 @@ struct opt {
 	const char *def;	/* default as parsed, or NULL for none */
 	size_t off;		/* the field in struct run_opts */
 	const char *help;
-	enum shm_knob_id knob;	/* OPT_KNOB, OPT_KNOB_FLAG */
+	enum shm_knob_id knob;	/* OPT_KNOB, OPT_KNOB_FLAG, OPT_KNOB_ENV */
 };
 
 #define OFF(field) offsetof(struct run_opts, field)
@@ -56,6 +57,12 @@ static const struct opt opts_table[] = {
 	  "weak: the ranks move data only inside MPI calls;\n"
 	  "strong: a progress thread per rank moves it too",
 	  SHM_KNOB_PROGRESS },
+	{ "adversarial", NULL, OPT_KNOB_ENV, "SEED", NULL, OFF(xvars),
+	  "RMA within what MPI allows, at its most hostile:\n"
+	  "operations as late as possible, reordered, puts\n"
+	  "split, lock grants and PSCW starts shuffled (seed\n"
+	  "> 0; a racing program shows it)",
+	  SHM_KNOB_ADVERSARIAL },
 	{ "tag-output", NULL, OPT_FLAG, NULL, "off", OFF(tag_output),
 	  "prefix every line of output with \"[rank] \"", NO_KNOB },
 	{ "timeout", NULL, OPT_SECONDS, "S", "0", OFF(timeout_s),
@@ -193,6 +200,21 @@ static int parse_progress(const char *s, struct run_opts *o)
 	return run_opts_setenv(o, set[strong]);
 }
 
+/* --adversarial SEED is -x SHMPI_ADVERSARIAL=SEED, with SEED checked (the
+ * -x list keeps the pointer: one buffer per knob, the last value wins). */
+static int parse_knob_env(enum shm_knob_id k, const char *s, struct run_opts *o)
+{
+	static char sets[SHM_KNOB_COUNT][64];
+	char *set = sets[k];
+	long v;
+
+	if (shm_knob_parse(k, s, &v) < 0 ||
+	    (size_t)snprintf(set, sizeof(sets[k]), "%s=%s", shm_knobs[k].name, s) >=
+	    sizeof(sets[k]))
+		return -EINVAL;
+	return run_opts_setenv(o, set);
+}
+
 static int parse_stall(const char *s, enum run_stall_action *out)
 {
 	static const char *const names[] = {
@@ -244,6 +266,9 @@ static int opt_set(const struct opt *opt, const char *value, struct run_opts *o)
 		*(bool *)field = true;
 		rc = value ? -EINVAL : 0;
 		break;
+	case OPT_KNOB_ENV:
+		rc = parse_knob_env(opt->knob, value, o);
+		break;
 	}
 	return rc;
 }
@@ -264,6 +289,7 @@ static const char *opt_value_error(const struct opt *opt, int rc)
 	case OPT_STALL:
 		return "%s: '%s' is not auto, report or kill";
 	case OPT_KNOB:
+	case OPT_KNOB_ENV:
 		return "%s: '%s' is not one of the values --help lists";
 	case OPT_FLAG:
 	case OPT_KNOB_FLAG:
@@ -454,7 +480,8 @@ static void help_option(const struct opt *opt)
 	}
 	if (opt->type == OPT_RANKS)
 		printf("  %-22s(required)\n", "");
-	else if (opt->type == OPT_PROGRESS || opt->type == OPT_KNOB)
+	else if (opt->type == OPT_PROGRESS || opt->type == OPT_KNOB ||
+		 opt->type == OPT_KNOB_ENV)
 		printf("  %-22s(default: $%s, else %s)\n", "",
 		       shm_knobs[opt->knob].name, shm_knobs[opt->knob].def);
 	else if (opt->type == OPT_KNOB_FLAG)
