@@ -12,7 +12,8 @@
  *     wait_kind, peer, tag, ctx and since_ns; on leaving, call = CALL_NONE,
  *     last_call and since_ns.  Non-blocking calls publish nothing, but for
  *     those that leave work to the engine (a buffered or nonblocking send
- *     not yet through): last_call and since_ns;
+ *     not yet through, a nonblocking collective not yet complete):
+ *     last_call and since_ns;
  *   - the progress engine, while the rank waits on one request: wait_kind
  *     and peer again when that request's data comes to depend on another
  *     rank's engine (WAIT_RECV_DATA, WAIT_SEND_DATA);
@@ -76,6 +77,10 @@ enum call_id {
 	CALL_WIN_COMPLETE, CALL_WIN_WAIT, CALL_WIN_LOCK, CALL_WIN_LOCK_ALL,
 	CALL_WIN_UNLOCK, CALL_WIN_UNLOCK_ALL, CALL_WIN_FLUSH,
 	CALL_ISEND, CALL_ISSEND, CALL_IRSEND, CALL_IBSEND, CALL_START,
+	/* the nonblocking collectives (src/coll_nb.c) */
+	CALL_IBARRIER, CALL_IBCAST, CALL_IREDUCE, CALL_IALLREDUCE, CALL_IGATHER,
+	CALL_ISCATTER, CALL_IALLGATHER, CALL_IALLGATHERV, CALL_IALLTOALL,
+	CALL_IALLTOALLV,
 	CALL_COUNT
 };
 
@@ -140,6 +145,16 @@ static inline const char *shm_rank_call_name(uint32_t call)
 		[CALL_IRSEND] = "MPI_Irsend",
 		[CALL_IBSEND] = "MPI_Ibsend",
 		[CALL_START] = "MPI_Start",
+		[CALL_IBARRIER] = "MPI_Ibarrier",
+		[CALL_IBCAST] = "MPI_Ibcast",
+		[CALL_IREDUCE] = "MPI_Ireduce",
+		[CALL_IALLREDUCE] = "MPI_Iallreduce",
+		[CALL_IGATHER] = "MPI_Igather",
+		[CALL_ISCATTER] = "MPI_Iscatter",
+		[CALL_IALLGATHER] = "MPI_Iallgather",
+		[CALL_IALLGATHERV] = "MPI_Iallgatherv",
+		[CALL_IALLTOALL] = "MPI_Ialltoall",
+		[CALL_IALLTOALLV] = "MPI_Ialltoallv",
 	};
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == CALL_COUNT,

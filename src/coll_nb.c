@@ -49,10 +49,10 @@
 #include "datatype.h"
 #include "errhandler.h"
 #include "op.h"
-#include "p2p.h"
 #include "progress.h"
 #include "request.h"
 #include "runtime.h"
+#include "state.h"
 
 #define NB_TAG_MASK 0x1fffffffu
 
@@ -197,8 +197,10 @@ static void step_begin(struct sched *s, struct step *st)
 {
 	switch (st->kind) {
 	case STEP_SEND:
+		progress_send_start(&st->req);
+		break;
 	case STEP_RECV:
-		p2p_start(&st->req);
+		progress_recv_post(&st->req);
 		break;
 	case STEP_COPY:
 		dt_copy(st->src, st->sdt, st->dst, st->dt, st->bytes);
@@ -334,6 +336,7 @@ struct nb_side {
 
 struct nb_call {
 	const char *name;
+	enum call_id id;	/* for the watchdog */
 	MPI_Comm comm;
 	struct comm *c;
 	int rooted;		/* the call has a root argument */
@@ -518,6 +521,9 @@ static int nb_start(struct nb_call *a, struct sched *s)
 	active = s;
 	sched_advance(s);
 	progress_unlock();
+	/* the engine has work of ours left: the watchdog names this call */
+	if (!req_is_complete(r))
+		state_left(a->id);
 	*a->request = r->handle;
 	return MPI_SUCCESS;
 }
@@ -825,7 +831,10 @@ static void run_alltoall(struct sched *s, struct nb_call *a)
 
 API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request))
 {
-	struct nb_call a = { .name = "MPI_Ibarrier", .comm = comm, .request = request };
+	struct nb_call a = {
+		.name = "MPI_Ibarrier", .id = CALL_IBARRIER, .comm = comm,
+		.request = request,
+	};
 
 	runtime_check("MPI_Ibarrier");
 	return nb_run(&a, run_barrier);
@@ -835,7 +844,8 @@ API(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root,
 		  MPI_Comm comm, MPI_Request *request))
 {
 	struct nb_call a = {
-		.name = "MPI_Ibcast", .comm = comm, .rooted = 1, .root = root,
+		.name = "MPI_Ibcast", .id = CALL_IBCAST, .comm = comm,
+		.rooted = 1, .root = root,
 		.s = SIDE(names_bcast, buffer, count, datatype, NB_EVERYWHERE, NB_NOWHERE),
 		.request = request,
 	};
@@ -848,8 +858,8 @@ API(int, Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 		   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request))
 {
 	struct nb_call a = {
-		.name = "MPI_Ireduce", .comm = comm, .rooted = 1, .root = root,
-		.reducing = 1, .op = op,
+		.name = "MPI_Ireduce", .id = CALL_IREDUCE, .comm = comm,
+		.rooted = 1, .root = root, .reducing = 1, .op = op,
 		.s = SIDE(names_rsend, sendbuf, count, datatype, NB_EVERYWHERE, NB_AT_ROOT),
 		.r = SIDE(names_rrecv, recvbuf, count, datatype, NB_AT_ROOT, NB_NOWHERE),
 		.request = request,
@@ -864,7 +874,8 @@ API(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count,
 		      MPI_Request *request))
 {
 	struct nb_call a = {
-		.name = "MPI_Iallreduce", .comm = comm, .reducing = 1, .op = op,
+		.name = "MPI_Iallreduce", .id = CALL_IALLREDUCE, .comm = comm,
+		.reducing = 1, .op = op,
 		.s = SIDE(names_rsend, sendbuf, count, datatype, NB_EVERYWHERE,
 			  NB_EVERYWHERE),
 		.r = SIDE(names_rrecv, recvbuf, count, datatype, NB_EVERYWHERE, NB_NOWHERE),
@@ -876,14 +887,15 @@ API(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count,
 }
 
 /* The calls with a (buffer, count, type) on each side. */
-static int nb_pairwise(const char *call, void (*build)(struct sched *, struct nb_call *),
-		       int rooted, int root, enum nb_where s_used, enum nb_where s_in_place,
+static int nb_pairwise(const char *call, enum call_id id,
+		       void (*build)(struct sched *, struct nb_call *), int rooted,
+		       int root, enum nb_where s_used, enum nb_where s_in_place,
 		       enum nb_where r_used, enum nb_where r_in_place, const void *sendbuf,
 		       int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
 		       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
 	struct nb_call a = {
-		.name = call, .comm = comm, .rooted = rooted, .root = root,
+		.name = call, .id = id, .comm = comm, .rooted = rooted, .root = root,
 		.s = SIDE(names_send, sendbuf, sendcount, sendtype, s_used, s_in_place),
 		.r = SIDE(names_recv, recvbuf, recvcount, recvtype, r_used, r_in_place),
 		.request = request,
@@ -897,27 +909,27 @@ API(int, Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 		   MPI_Comm comm, MPI_Request *request))
 {
-	return nb_pairwise("MPI_Igather", run_gather, 1, root, NB_EVERYWHERE, NB_AT_ROOT,
-			   NB_AT_ROOT, NB_NOWHERE, sendbuf, sendcount, sendtype, recvbuf,
-			   recvcount, recvtype, comm, request);
+	return nb_pairwise("MPI_Igather", CALL_IGATHER, run_gather, 1, root,
+			   NB_EVERYWHERE, NB_AT_ROOT, NB_AT_ROOT, NB_NOWHERE, sendbuf,
+			   sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 API(int, Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 		    MPI_Comm comm, MPI_Request *request))
 {
-	return nb_pairwise("MPI_Iscatter", run_scatter, 1, root, NB_AT_ROOT, NB_NOWHERE,
-			   NB_EVERYWHERE, NB_AT_ROOT, sendbuf, sendcount, sendtype, recvbuf,
-			   recvcount, recvtype, comm, request);
+	return nb_pairwise("MPI_Iscatter", CALL_ISCATTER, run_scatter, 1, root,
+			   NB_AT_ROOT, NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT, sendbuf,
+			   sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 API(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
 		      MPI_Request *request))
 {
-	return nb_pairwise("MPI_Iallgather", run_allgather, 0, 0, NB_EVERYWHERE,
-			   NB_EVERYWHERE, NB_EVERYWHERE, NB_NOWHERE, sendbuf, sendcount,
-			   sendtype, recvbuf, recvcount, recvtype, comm, request);
+	return nb_pairwise("MPI_Iallgather", CALL_IALLGATHER, run_allgather, 0, 0,
+			   NB_EVERYWHERE, NB_EVERYWHERE, NB_EVERYWHERE, NB_NOWHERE, sendbuf,
+			   sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 API(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -925,7 +937,7 @@ API(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype
 		       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
 {
 	struct nb_call a = {
-		.name = "MPI_Iallgatherv", .comm = comm,
+		.name = "MPI_Iallgatherv", .id = CALL_IALLGATHERV, .comm = comm,
 		.s = SIDE(names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
 			  NB_EVERYWHERE),
 		.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype, NB_NOWHERE),
@@ -940,9 +952,9 @@ API(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
 		     MPI_Request *request))
 {
-	return nb_pairwise("MPI_Ialltoall", run_alltoall, 0, 0, NB_EVERYWHERE,
-			   NB_EVERYWHERE, NB_EVERYWHERE, NB_NOWHERE, sendbuf, sendcount,
-			   sendtype, recvbuf, recvcount, recvtype, comm, request);
+	return nb_pairwise("MPI_Ialltoall", CALL_IALLTOALL, run_alltoall, 0, 0,
+			   NB_EVERYWHERE, NB_EVERYWHERE, NB_EVERYWHERE, NB_NOWHERE, sendbuf,
+			   sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -951,7 +963,7 @@ API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdi
 		      MPI_Request *request))
 {
 	struct nb_call a = {
-		.name = "MPI_Ialltoallv", .comm = comm,
+		.name = "MPI_Ialltoallv", .id = CALL_IALLTOALLV, .comm = comm,
 		.s = VSIDE(names_send, sendbuf, sendcounts, sdispls, sendtype,
 			   NB_EVERYWHERE),
 		.r = VSIDE(names_recv, recvbuf, recvcounts, rdispls, recvtype, NB_NOWHERE),

@@ -755,6 +755,34 @@ static void test_outside(void)
 	free(b);
 }
 
+/*
+ * For the watchdog (tests/watch/coll_nb.sh, weak progress): rank 0 sends
+ * rank 1 a large message, starts a large broadcast and computes outside MPI
+ * for 2.5 s, so rank 1's receive stalls on rank 0's engine; the watchdog
+ * names rank 0 after the call that left its engine work, MPI_Ibcast.
+ */
+static void test_watch(void)
+{
+	int *b = ints(BIGN * 4, 1), *c = ints(BIGN * 4, 2);
+	MPI_Request req[2];
+
+	if (rank == 0) {
+		CHECK_MPI(MPI_Isend(b, BIGN * 4, MPI_INT, 1, 3, MPI_COMM_WORLD, &req[0]));
+		CHECK_MPI(MPI_Ibcast(c, BIGN * 4, MPI_INT, 0, MPI_COMM_WORLD, &req[1]));
+		tu_sleep_ms(2500);	/* "computing" */
+		CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+	} else {
+		if (rank == 1)
+			CHECK_MPI(MPI_Recv(b, BIGN * 4, MPI_INT, 0, 3, MPI_COMM_WORLD,
+					   MPI_STATUS_IGNORE));
+		CHECK_MPI(MPI_Ibcast(c, BIGN * 4, MPI_INT, 0, MPI_COMM_WORLD, &req[1]));
+		CHECK_MPI(MPI_Wait(&req[1], MPI_STATUS_IGNORE));
+		CHECK(c[0] == 2 && c[BIGN * 4 - 1] == 2 && (rank != 1 || b[0] == 1));
+	}
+	free(b);
+	free(c);
+}
+
 /* ---- errors -------------------------------------------------------------- */
 
 #define SENTINEL ((MPI_Request)0x5a5a5a5a)
@@ -897,6 +925,8 @@ int main(int argc, char **argv)
 	if (size >= 2)
 		TU_RUN("outside", test_outside);
 	TU_RUN("errors", test_errors);
+	if (!strcmp(which, "watch"))	/* not part of "all" */
+		TU_RUN("watch", test_watch);
 	MPI_Finalize();
 	return 0;
 }
