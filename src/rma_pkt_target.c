@@ -47,7 +47,8 @@ struct lock_req {
 	uint64_t tcookie;
 	struct pkt pkt;		/* PKT_RMA_LOCK, or the PKT_RMA_OP it came with */
 	uint32_t len;
-	char data[];		/* the operation packet's payload */
+	/* the operation packet's payload, aligned as in a ring record */
+	char data[] __attribute__((aligned(8)));
 };
 
 struct tgt_win {

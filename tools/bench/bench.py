@@ -87,7 +87,7 @@ def plan_runs(plan):
         timing = ['--min-time=10', '--samples=3']
         runs = [
             mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=' + ALL_SYNCS, '--sizes=8,64K'),
-            mpi('bench_rma_lat', 2, '--ops=put', '--syncs=flush', '--sizes=8',
+            mpi('bench_rma_lat', 2, '--ops=put', '--syncs=flush,lock', '--sizes=8',
                 '--flavors=create,create_malloc,dynamic,dynamic_malloc'),
             mpi('bench_atomic', 2, '--ops=acc,get_acc,fop,cas', '--types=double',
                 '--ftypes=int64', '--syncs=flush,lock', '--sizes=8'),
@@ -107,7 +107,7 @@ def plan_runs(plan):
             mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=' + ALL_SYNCS, '--sizes=8'),
             mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=flush',
                 '--sizes=1,64,4K,64K,1M,4M'),
-            mpi('bench_rma_lat', 2, '--ops=put', '--syncs=flush', '--sizes=8',
+            mpi('bench_rma_lat', 2, '--ops=put', '--syncs=flush,lock', '--sizes=8',
                 '--flavors=create,create_malloc,dynamic,dynamic_malloc'),
             mpi('bench_atomic', 2, '--ops=acc,get_acc,fop,cas', '--types=double',
                 '--ftypes=int64', '--syncs=' + ALL_SYNCS, '--sizes=8'),
@@ -705,6 +705,21 @@ def check_targets(results, impls, out=sys.stdout):
             fmt_value(s, 'ns') if s is not None else '-',
             fmt_value(o, 'ns') + ' ns' if o is not None else 'not measured', cap)
         verdict(desc + ' <= Open MPI and <= 3x store+fence', s, ok, ref)
+
+    # private memory (malloc): served by the target's engine, against Open
+    # MPI's MPI_Win_create windows (about 0.7 us put+flush, 0.8 us
+    # lock+put+unlock with the OSU suite on the reference machine)
+    for sync, osu in (('flush', 700.0), ('lock', 800.0)):
+        k = dict(bench='rma_lat', op='put', sync=sync, **dict(lat, flavor='create_malloc'))
+        s = v('shmpi', **k)
+        o = best_of(ompi, False, **k)
+        limit = o if o is not None else osu
+        ok = None if s is None else s <= limit
+        verdict('put+%s on malloc memory <= Open MPI (MPI_Win_create)' % sync, s, ok,
+                'shmpi %s ns; Open MPI best %s; limit %.0f ns' % (
+                    fmt_value(s, 'ns') if s is not None else '-',
+                    fmt_value(o, 'ns') + ' ns' if o is not None else
+                    'not measured (OSU: %.0f ns)' % osu, limit))
 
     def half_of_ompi(desc, k, factor):
         s = v('shmpi', **k)
