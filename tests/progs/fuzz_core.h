@@ -409,7 +409,7 @@ static const char *fz_rma_defect(struct fz *f, enum fz_rma c, struct fz_args *a)
 	}
 }
 
-/* The value of int element k of window w at rank r, byte displacement d. */
+/* The n bytes of rank r's window w from byte d on, as the pattern has them. */
 static void fz_expect(int w, int r, MPI_Aint d, unsigned char *out, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

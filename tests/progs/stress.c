@@ -122,7 +122,7 @@ static void clear_dirty(int o, int w, int t)
 }
 
 /*
- * May origin o apply kind k (accumulate op acc) to locations [idx, idx+n)?
+ * May origin o apply p (its kind and accumulate op) to its locations?
  * Returns 1 (yes), 0 (no), 2 (yes after a flush of that target).
  */
 static int allowed(int o, const struct op *p)
@@ -191,8 +191,8 @@ static void model_apply(int o, struct op *p)
 	}
 }
 
-/* Draw op number `n` of origin o in this phase; returns how many entries
- * (a flush may come first) it wrote to out. */
+/* Draw one operation of origin o in this phase (0, 1 or, with the flush
+ * that must come first, 2 entries written to out; returns how many). */
 static int gen_op(enum mode m, int o, const int *targets, int ntargets, struct op *out)
 {
 	struct op p;
