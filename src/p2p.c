@@ -120,8 +120,9 @@ void p2p_start(struct request *r)
 		};
 
 		progress_send_start(r);
-		/* the engine still owes its data: the watchdog names this call */
-		if (!req_is_complete(r))
+		/* the engine still owes a user send's data (not the library's
+		 * own, on ctx + 1): the watchdog names this call */
+		if (r->ctx == r->comm->ctx && !req_is_complete(r))
 			state_left(r->persistent ? CALL_START : left[r->mode]);
 	}
 }
