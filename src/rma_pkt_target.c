@@ -228,10 +228,20 @@ static void apply(struct tgt_win *t, int src, const void *payload, uint32_t len)
 	size_t room = progress_record_max() - sizeof(struct pkt) -
 		      sizeof(struct rma_wire_reply);
 	struct rma_acc acc = { .w = t->w, .target = t->w->rank, .plain = 1 };
-	size_t total = 0;
+	size_t total = 0, data;
 
 	if (len < sizeof(*h) || h->nseg > (len - sizeof(*h)) / sizeof(*seg))
 		corrupt(src, "truncated");
+	/* the data the segments call for is all in the record */
+	data = 0;
+	for (uint32_t i = 0; i < h->nseg; i++)
+		data += (size_t)seg[i].len;
+	if (h->kind == RMA_CAS)
+		data *= 2;
+	else if (h->kind == RMA_GET || (h->kind == RMA_GACC && h->op == (int32_t)MPI_NO_OP))
+		data = 0;
+	if (data > len - (size_t)(d - (const char *)payload))
+		corrupt(src, "truncated data");
 	if (h->kind == RMA_ACC || h->kind == RMA_GACC || h->kind == RMA_CAS) {
 		struct op *op = op_get((MPI_Op)h->op);
 		struct datatype *bt = dt_get((MPI_Datatype)h->basic);
