@@ -508,17 +508,18 @@ static int dyn_locate(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
 		      MPI_Aint hi, struct rma_args *a)
 {
 	struct win_dyn_region reg;
-	MPI_Aint at;
 
-	/* disp is an address in the target, from MPI_Get_address */
-	if (hi > lo && !__builtin_add_overflow(disp, lo, &at) &&
-	    win_dyn_find(w, target, (uint64_t)at, (uint64_t)(hi - lo), &reg) == 0 &&
-	    (!reg.seg[0] || adv_on())) {
+	if (hi <= lo)
+		return win_target_addr(w, target, disp, lo, hi, &a->taddr);
+	/* one look at the table decides the path and the address */
+	if (win_dyn_region(w, target, disp, lo, hi, &reg) != MPI_SUCCESS)
+		return MPI_ERR_RMA_RANGE;
+	if (!reg.seg[0] || adv_on()) {
 		a->priv = 1;
 		a->toff = (uint64_t)disp;
 		return MPI_SUCCESS;
 	}
-	return win_target_addr(w, target, disp, lo, hi, &a->taddr);
+	return win_dyn_addr(w, target, disp, &reg, &a->taddr);
 }
 
 static const struct win_ops *dyn_path(const struct rma_args *a)

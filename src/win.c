@@ -318,7 +318,9 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	}
 	for (int r = 0; r < w->size; r++)
 		w->t[r].mem = w->t[r].base;
-	if (flavor != MPI_WIN_FLAVOR_DYNAMIC) {
+	/* (allocated memory is shared: it is direct but for the adversary) */
+	if (flavor == MPI_WIN_FLAVOR_CREATE ||
+	    (flavor != MPI_WIN_FLAVOR_DYNAMIC && adv_on())) {
 		int rc2 = win_choose_paths(w, all);	/* collective: everybody */
 
 		if (rc == MPI_SUCCESS)
@@ -603,26 +605,39 @@ int win_target_addr(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
 {
 	const struct win_target *t = &w->t[target];
 	struct win_dyn_region reg;
-	MPI_Aint at;
-	char *m;
 
 	if (hi <= lo) {
 		*addr = t->base;	/* nothing is touched */
 		return MPI_SUCCESS;
 	}
-	if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
-		/* disp is an address in the target, from MPI_Get_address */
-		if (__builtin_add_overflow(disp, lo, &at) ||
-		    win_dyn_find(w, target, (uint64_t)at, (uint64_t)(hi - lo), &reg) < 0)
-			return MPI_ERR_RMA_RANGE;
-		m = target == w->rank ? (char *)(uintptr_t)reg.addr - reg.offset :
-		    win_map(w, reg.seg);
-		if (!m)
-			return MPI_ERR_RMA_RANGE;
-		*addr = m + reg.offset + ((uint64_t)disp - reg.addr);
-		return MPI_SUCCESS;
-	}
+	if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
+		return win_dyn_region(w, target, disp, lo, hi, &reg) != MPI_SUCCESS ?
+		       MPI_ERR_RMA_RANGE : win_dyn_addr(w, target, disp, &reg, addr);
 	return win_target_addr_static(t, disp, lo, hi, addr);
+}
+
+int win_dyn_region(struct win *w, int target, MPI_Aint disp, MPI_Aint lo, MPI_Aint hi,
+		   struct win_dyn_region *reg)
+{
+	MPI_Aint at;
+
+	/* disp is an address in the target, from MPI_Get_address */
+	if (__builtin_add_overflow(disp, lo, &at) ||
+	    win_dyn_find(w, target, (uint64_t)at, (uint64_t)(hi - lo), reg) < 0)
+		return MPI_ERR_RMA_RANGE;
+	return MPI_SUCCESS;
+}
+
+int win_dyn_addr(struct win *w, int target, MPI_Aint disp,
+		 const struct win_dyn_region *reg, char **addr)
+{
+	char *m = target == w->rank ? (char *)(uintptr_t)reg->addr - reg->offset :
+		  win_map(w, reg->seg);
+
+	if (!m)
+		return MPI_ERR_RMA_RANGE;
+	*addr = m + reg->offset + ((uint64_t)disp - reg->addr);
+	return MPI_SUCCESS;
 }
 
 /* ---- queries and the end ------------------------------------------------ */

@@ -209,6 +209,14 @@ static inline struct shm_rwlock *win_shm_stripe(const struct win *w, unsigned i)
 int win_target_addr(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
 		    MPI_Aint hi, char **addr);
 
+/* Dynamic windows: the region of target's that holds the bytes [lo, hi)
+ * of address disp (MPI_SUCCESS and *reg, or MPI_ERR_RMA_RANGE), and those
+ * bytes as an address here (a direct region). */
+int win_dyn_region(struct win *w, int target, MPI_Aint disp, MPI_Aint lo, MPI_Aint hi,
+		   struct win_dyn_region *reg);
+int win_dyn_addr(struct win *w, int target, MPI_Aint disp,
+		 const struct win_dyn_region *reg, char **addr);
+
 /* A consistent copy of the region of target's table holding [a, a + n);
  * 0, or -ENOENT. */
 int win_dyn_find(const struct win *w, int target, uint64_t a, uint64_t n,
