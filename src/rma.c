@@ -297,7 +297,16 @@ static int direct_acc(const char *call, struct rma_args *a, const struct rma_acc
 		rc = win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
 		goto out;
 	}
-	for (MPI_Count e = 0; e < a->tcount; e++)
+	if (a->tdt->contig) {
+		/* one run of n elements: a long one takes the plain kernels */
+		char *tgt = a->taddr + a->tdt->rruns[0].disp;
+
+		rma_acc_run(&acc, src, tgt, n, bw, old,
+			    (uint64_t)(a->tdisp * (MPI_Aint)w->t[a->target].disp_unit) +
+			    (uint64_t)(tgt - a->taddr));
+		k = n;
+	}
+	for (MPI_Count e = 0; e < a->tcount && k < n; e++)
 		for (int r = 0; r < a->tdt->nrruns; r++) {
 			const struct dt_rrun *run = &a->tdt->rruns[r];
 			char *tgt = a->taddr + e * a->tdt->extent + run->disp;
@@ -463,8 +472,8 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 		    (rma_is_integer(datatype) || datatype == MPI_C_BOOL) &&
 		    (addr = rma_fast(w, target_rank, target_disp, 1, datatype, 1, datatype,
 				     &dt)) && dt->basic == datatype && dt->size <= 8 &&
-		    rma_cas_run(datatype, (size_t)dt->size, compare_addr, origin_addr, addr,
-				result_addr) == 0)
+		    rma_cas_run(w, target_rank, (size_t)dt->size, compare_addr, origin_addr,
+				addr, result_addr) == 0)
 			return MPI_SUCCESS;
 	}
 	rc = rma_prepare("MPI_Compare_and_swap", win, origin_addr, 1, datatype,
@@ -484,7 +493,7 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 static int direct_cas(const char *call, struct rma_args *a, const void *compare,
 		      void *result)
 {
-	if (rma_cas_run(a->odt->handle, (size_t)a->odt->size, compare, a->obuf,
+	if (rma_cas_run(a->w, a->target, (size_t)a->odt->size, compare, a->obuf,
 			a->taddr, result) < 0)
 		return win_err(a->w, call, MPI_ERR_RMA_RANGE, "target_disp",
 			       "the element at %ld is not aligned to its size (%ld bytes)",

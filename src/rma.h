@@ -35,6 +35,10 @@ struct rma_acc {
 /* Choose how op works on basic; -EINVAL when the op does not apply. */
 int rma_acc_prepare(struct rma_acc *a, const struct op *op, MPI_Datatype basic);
 
+/* From this many elements on, an accumulate runs the plain kernels behind
+ * the target's gate instead of one atomic per element (rma_atomic.c). */
+#define ACC_BULK_MIN 256
+
 /*
  * Apply the accumulate to n elements of w bytes at tgt, from the C array
  * in; the old values go to old (a C array) unless it is NULL.  key: the
@@ -48,9 +52,10 @@ void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
  * compare-and-swap apply to. */
 int rma_is_integer(MPI_Datatype b);
 
-/* Compare-and-swap of one element of w bytes; -EINVAL if misaligned. */
-int rma_cas_run(MPI_Datatype basic, size_t w, const char *compare, const char *in,
-		char *tgt, char *old);
+/* Compare-and-swap of one element of w bytes in win's target (direct
+ * path); -EINVAL if misaligned or not 1, 2, 4 or 8 bytes wide. */
+int rma_cas_run(struct win *win, int target, size_t w, const char *compare,
+		const char *in, char *tgt, char *old);
 
 /* One communication call's checked arguments (rma.c). */
 struct rma_args {

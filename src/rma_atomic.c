@@ -16,7 +16,18 @@
  *
  * An origin holding an exclusive lock on the target has no concurrent
  * accumulates to fear and uses the plain (vectorised) kernels.
+ *
+ * A long accumulate (ACC_BULK_MIN elements or more) uses them too, behind
+ * the target's gate (struct win_shm_acc): it takes the target's bulk lock,
+ * raises `bulk`, and waits until no origin is inside the element-wise path
+ * for this target.  The element-wise path announces itself in its own
+ * `busy` word and then checks `bulk` (Dekker's order: store, full fence,
+ * load); if a bulk accumulate is under way it steps back and works under
+ * the bulk lock instead.  So a plain loop never overlaps an atomic on the
+ * same target, and a short accumulate costs one fenced store to a line of
+ * its own more.
  */
+#include <sched.h>
 #include <string.h>
 
 #include "op.h"
@@ -172,19 +183,96 @@ int rma_acc_prepare(struct rma_acc *a, const struct op *op, MPI_Datatype basic)
 	return 0;
 }
 
+/* ---- the gate between element-wise and bulk accumulates ----------------- */
+
+/* Spin, then give the core away (the awaited rank may share it). */
+static void gate_pause(unsigned *i)
+{
+	if (++*i > rt.spins)
+		sched_yield();
+	else
+		shm_cpu_relax();
+}
+
+/* Enter the element-wise path for target; returns 1 when it holds the bulk
+ * lock instead of the gate (a bulk accumulate was under way). */
+static int gate_enter(struct win *w, int target)
+{
+	shm_atomic_u32 *busy = &win_shm_acc(w, w->rank)->busy;
+	struct win_shm_acc *t = win_shm_acc(w, target);
+
+	/* seq_cst exchange then seq_cst load: either the bulk side sees busy,
+	 * or this side sees bulk */
+	atomic_exchange_explicit(busy, (uint32_t)target + 1, memory_order_seq_cst);
+	if (!atomic_load_explicit(&t->bulk, memory_order_seq_cst))
+		return 0;
+	atomic_store_explicit(busy, 0, memory_order_release);
+	shm_rwlock_write_lock(&t->bulk_lock, rt.spins);
+	return 1;
+}
+
+static void gate_leave(struct win *w, int target, int locked)
+{
+	if (locked)
+		shm_rwlock_write_unlock(&win_shm_acc(w, target)->bulk_lock);
+	else	/* release: a bulk accumulate that sees 0 sees the changes */
+		atomic_store_explicit(&win_shm_acc(w, w->rank)->busy, 0,
+				      memory_order_release);
+}
+
+static void bulk_begin(struct win *w, int target)
+{
+	struct win_shm_acc *t = win_shm_acc(w, target);
+
+	shm_rwlock_write_lock(&t->bulk_lock, rt.spins);
+	atomic_exchange_explicit(&t->bulk, 1, memory_order_seq_cst);
+	for (int r = 0; r < w->size; r++) {
+		shm_atomic_u32 *busy = &win_shm_acc(w, r)->busy;
+		unsigned i = 0;
+
+		while (atomic_load_explicit(busy, memory_order_seq_cst) ==
+		       (uint32_t)target + 1)
+			gate_pause(&i);
+	}
+}
+
+static void bulk_end(struct win *w, int target)
+{
+	struct win_shm_acc *t = win_shm_acc(w, target);
+
+	atomic_store_explicit(&t->bulk, 0, memory_order_release);
+	shm_rwlock_write_unlock(&t->bulk_lock);
+}
+
+/* n elements with the plain kernels: nobody else accumulates there now. */
+static void acc_plain(const struct rma_acc *a, const char *in, char *tgt, size_t n,
+		      size_t w, char *old)
+{
+	if (old)
+		memcpy(old, tgt, n * w);
+	if (a->how == ACC_SWAP)
+		memcpy(tgt, in, n * w);
+	else if (a->how != ACC_LOAD)
+		a->kernel(in, tgt, (MPI_Aint)n);
+}
+
 void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
 		 size_t w, char *old, uint64_t key)
 {
+	int locked;
+
 	if (a->plain) {
 		/* exclusive lock held: nobody else accumulates here */
-		if (old)
-			memcpy(old, tgt, n * w);
-		if (a->how == ACC_SWAP)
-			memcpy(tgt, in, n * w);
-		else if (a->how != ACC_LOAD)
-			a->kernel(in, tgt, (MPI_Aint)n);
+		acc_plain(a, in, tgt, n, w, old);
 		return;
 	}
+	if (n >= ACC_BULK_MIN) {
+		bulk_begin(a->w, a->target);
+		acc_plain(a, in, tgt, n, w, old);
+		bulk_end(a->w, a->target);
+		return;
+	}
+	locked = gate_enter(a->w, a->target);
 	for (size_t i = 0; i < n; i++, in += w, tgt += w, key += w,
 	     old = old ? old + w : NULL) {
 		int aligned = ((uintptr_t)tgt & (w - 1)) == 0 && (w & (w - 1)) == 0;
@@ -200,16 +288,17 @@ void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
 		default: acc_elem_locked(a, in, tgt, old, w, key); break;
 		}
 	}
+	gate_leave(a->w, a->target, locked);
 }
 
-int rma_cas_run(MPI_Datatype basic, size_t w, const char *compare, const char *in,
-		char *tgt, char *old)
+int rma_cas_run(struct win *win, int target, size_t w, const char *compare,
+		const char *in, char *tgt, char *old)
 {
-	int aligned = ((uintptr_t)tgt & (w - 1)) == 0;
+	int locked;
 
-	(void)basic;
-	if (!aligned)
+	if (((uintptr_t)tgt & (w - 1)) != 0 || (w != 1 && w != 2 && w != 4 && w != 8))
 		return -EINVAL;
+	locked = gate_enter(win, target);
 #define CAS_W(W, T)                                                             \
 	case W: {                                                               \
 		T expect, desired;                                              \
@@ -219,7 +308,7 @@ int rma_cas_run(MPI_Datatype basic, size_t w, const char *compare, const char *i
 			&expect, desired, memory_order_acq_rel,                 \
 			memory_order_acquire);                                  \
 		memcpy(old, &expect, W);                                        \
-		return 0;                                                       \
+		break;                                                          \
 	}
 	switch (w) {
 	CAS_W(1, uint8_t)
@@ -228,5 +317,6 @@ int rma_cas_run(MPI_Datatype basic, size_t w, const char *compare, const char *i
 	CAS_W(8, uint64_t)
 	}
 #undef CAS_W
-	return -EINVAL;
+	gate_leave(win, target, locked);
+	return 0;
 }

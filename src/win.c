@@ -62,6 +62,8 @@ static void win_layout(struct win_shm *s, uint32_t n)
 
 	s->tgt_off = at;
 	at = align_up(at + n * sizeof(struct win_shm_target), SHM_CACHE_LINE);
+	s->acc_off = at;
+	at = align_up(at + n * sizeof(struct win_shm_acc), SHM_CACHE_LINE);
 	s->post_off = at;
 	at = align_up(at + (size_t)n * n * sizeof(shm_atomic_u32), SHM_CACHE_LINE);
 	s->compl_off = at;
@@ -274,6 +276,7 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 			shm_grouplock_init(&w->shm->all);
 			for (int r = 0; r < w->size; r++) {
 				shm_rwlock_init(&win_shm_target(w, r)->lock);
+				shm_rwlock_init(&win_shm_acc(w, r)->bulk_lock);
 			}
 			for (unsigned i = 0; i < WIN_STRIPES; i++)
 				shm_rwlock_init(win_shm_stripe(w, i));

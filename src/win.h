@@ -41,6 +41,19 @@ struct win_shm_target {
 	shm_atomic_u32 holder;		/* job rank + 1 of an exclusive holder, or 0 */
 } __attribute__((aligned(SHM_CACHE_LINE)));
 
+/*
+ * One rank's accumulate gate (rma_atomic.c): `busy` is written by the rank
+ * as an origin (target + 1 while it applies element-wise atomics, else 0),
+ * `bulk` and `bulk_lock` by whoever applies a long accumulate to the rank's
+ * memory with plain kernels.  Two lines: the first is the origin's own, the
+ * second is read by every origin of the target and written rarely.
+ */
+struct win_shm_acc {
+	shm_atomic_u32 busy __attribute__((aligned(SHM_CACHE_LINE)));
+	shm_atomic_u32 bulk __attribute__((aligned(SHM_CACHE_LINE)));
+	struct shm_rwlock bulk_lock;
+};
+
 /* A region attached to a dynamic window, as its owner sees it. */
 struct win_dyn_region {
 	uint64_t addr;			/* in the owner's address space */
@@ -61,7 +74,7 @@ struct win_shm {
 	uint32_t nranks;
 	uint32_t flavor;
 	uint64_t size;			/* of the whole segment */
-	uint64_t tgt_off, post_off, compl_off, dyn_off, stripe_off, data_off;
+	uint64_t tgt_off, acc_off, post_off, compl_off, dyn_off, stripe_off, data_off;
 	shm_atomic_u32 lock_waiters;	/* ranks waiting for a lock of it */
 	struct shm_grouplock all __attribute__((aligned(SHM_CACHE_LINE)));
 };
@@ -173,6 +186,11 @@ struct win *win_arg(const char *call, MPI_Win h, int *rc);
 static inline struct win_shm_target *win_shm_target(const struct win *w, int r)
 {
 	return (struct win_shm_target *)((char *)w->shm + w->shm->tgt_off) + r;
+}
+
+static inline struct win_shm_acc *win_shm_acc(const struct win *w, int r)
+{
+	return (struct win_shm_acc *)((char *)w->shm + w->shm->acc_off) + r;
 }
 
 /* post[origin][target]: how many times target posted an epoch to origin. */

@@ -11,7 +11,7 @@
  * and complex numbers carry a redundant half so a torn one shows.  Also
  * other widths, program order per origin (accumulate_ordering), derived
  * datatypes on origin and target, MPI_SUM on MPI_CHAR, and operations of
- * zero count or zero size.
+ * zero count or zero size, and long accumulates racing with short ones.
  *
  * Mixing different ops on one element goes beyond the standard's default
  * accumulate_ops hint (same_op_no_op); shmpi promises it (issue 5).
@@ -255,6 +255,96 @@ static void test_accumulate(void)
 	CHECK_MPI(MPI_Win_free(&win));
 	free(olds);
 	free(counts);
+}
+
+/*
+ * Long accumulates (thousands of elements, which shmpi applies with plain
+ * kernels behind a gate) racing with one-element ones on the same elements:
+ * element 0 of g takes +1 from every rank's long Get_accumulate and from
+ * its Fetch_and_op, and the old values fetched there are first..first+N-1;
+ * the final sums of every element count every operation, for long long
+ * (fetch-and-add), int and double (compare-and-swap) alike.
+ */
+static void test_bulk(void)
+{
+	enum { NB = 4096, MAXB = 4000 };
+	struct el {
+		long long g[NB];
+		int h[NB];
+		double d[NB];
+	} *e;
+	const long long first = (1LL << 32) - 3000;
+	long long *ones = malloc(sizeof(long long) * NB), *gold = malloc(sizeof(long long) * NB);
+	long long *olds = malloc(sizeof(long long) * 2 * MAXB);
+	int *iones = malloc(sizeof(int) * NB), *counts = malloc(sizeof(int) * (size_t)size), n;
+	double *halves = malloc(sizeof(double) * NB), end;
+	MPI_Win win;
+
+	CHECK(ones && gold && olds && iones && counts && halves);
+	for (int i = 0; i < NB; i++) {
+		ones[i] = 1;
+		iones[i] = 1;
+		halves[i] = 0.5;
+	}
+	CHECK_MPI(tu_win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
+	memset(e, 0, sizeof(*e));
+	for (int i = 0; i < NB; i++)
+		e->g[i] = first;
+	CHECK_MPI(MPI_Win_lock_all(0, win));
+	end = hammer_start();
+	for (n = 0; more(n, MAXB, end); n++) {
+		long long one = 1;
+		int ione = 1, k = (n * 7 + rank * 13) % NB;
+		double half = 0.5;
+
+		CHECK_MPI(MPI_Get_accumulate(ones, NB, MPI_LONG_LONG, gold, NB, MPI_LONG_LONG, 0,
+					     offsetof(struct el, g), NB, MPI_LONG_LONG, MPI_SUM,
+					     win));
+		CHECK_MPI(MPI_Fetch_and_op(&one, &olds[2 * n + 1], MPI_LONG_LONG, 0,
+					   offsetof(struct el, g), MPI_SUM, win));
+		CHECK_MPI(MPI_Accumulate(iones, NB, MPI_INT, 0, offsetof(struct el, h), NB,
+					 MPI_INT, MPI_SUM, win));
+		CHECK_MPI(MPI_Accumulate(&ione, 1, MPI_INT, 0,
+					 offsetof(struct el, h) + sizeof(int) * (size_t)k, 1,
+					 MPI_INT, MPI_SUM, win));
+		CHECK_MPI(MPI_Accumulate(halves, NB, MPI_DOUBLE, 0, offsetof(struct el, d), NB,
+					 MPI_DOUBLE, MPI_SUM, win));
+		CHECK_MPI(MPI_Accumulate(&half, 1, MPI_DOUBLE, 0,
+					 offsetof(struct el, d) + sizeof(double) * (size_t)k, 1,
+					 MPI_DOUBLE, MPI_SUM, win));
+		CHECK_MPI(MPI_Win_flush(0, win));
+		olds[2 * n] = gold[0];
+	}
+	CHECK_MPI(MPI_Win_unlock_all(win));
+	check_permutation(olds, 2 * n, first, "bulk get_accumulate + fetch_and_op");
+	counts_of(n, counts);
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	if (rank == 0) {
+		long long total = 0;
+		long *extra = calloc(NB, sizeof(long));
+
+		CHECK(extra);
+		for (int q = 0; q < size; q++) {
+			total += counts[q];
+			for (int r = 0; r < counts[q]; r++)
+				extra[(r * 7 + q * 13) % NB]++;
+		}
+		CHECK(e->g[0] == first + 2 * total);
+		for (int i = 1; i < NB; i++)
+			CHECK(e->g[i] == first + total);
+		for (int i = 0; i < NB; i++) {
+			CHECK(e->h[i] == total + extra[i]);
+			CHECK(e->d[i] == 0.5 * (double)(total + extra[i]));
+		}
+		free(extra);
+	}
+	CHECK_MPI(MPI_Win_free(&win));
+	free(ones);
+	free(gold);
+	free(olds);
+	free(iones);
+	free(counts);
+	free(halves);
 }
 
 /* Compare_and_swap loops on int and long: the values installed, once each. */
@@ -1132,6 +1222,7 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	TU_RUN("fetch_and_op", test_fetch_and_op);
 	TU_RUN("accumulate", test_accumulate);
+	TU_RUN("bulk", test_bulk);
 	TU_RUN("compare_and_swap", test_compare_and_swap);
 	TU_RUN("loc", test_loc);
 	TU_RUN("widths", test_widths);
