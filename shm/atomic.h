@@ -31,4 +31,35 @@ static inline void shm_cpu_relax(void)
 #endif
 }
 
+/*
+ * A full fence: this process's earlier loads and stores of ordinary
+ * (write-back) memory before its later ones, what
+ * atomic_thread_fence(memory_order_seq_cst) promises.  On x86-64 a locked
+ * read-modify-write of the stack does it; GCC's mfence costs ten times as
+ * much on some cores (28 against 3 ns here).  It does not order
+ * non-temporal stores: after a copy that may have used them (glibc's
+ * memcpy does above a threshold of at least SHM_NT_MIN bytes), call
+ * shm_nt_fence() first.
+ */
+static inline void shm_fence(void)
+{
+#if defined(__x86_64__)
+	__asm__ __volatile__("lock orq $0, -8(%%rsp)" ::: "memory", "cc");
+#else
+	atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
+#define SHM_NT_MIN 0x4040	/* glibc's lowest x86_non_temporal_threshold */
+
+/* Non-temporal stores so far before any later store. */
+static inline void shm_nt_fence(void)
+{
+#if defined(__x86_64__)
+	__asm__ __volatile__("sfence" ::: "memory");
+#else
+	atomic_thread_fence(memory_order_seq_cst);
+#endif
+}
+
 #endif

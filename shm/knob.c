@@ -67,6 +67,12 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 		"nonzero: the adversarial mode, with this seed: RMA operations wait "
 		"for the last moment MPI allows, unordered ones are reordered, puts "
 		"split, lock grants shuffled, MPI_Win_start returns before the posts" },
+	[SHM_KNOB_MEMBARRIER] = {
+		"SHMPI_MEMBARRIER", SHM_KNOB_BOOL, "1", NULL, 1,
+		SHM_KNOB_RANKS, SHM_KNOB_BEFORE_INIT,
+		"1: short accumulates pass the gate to long ones without a fence, "
+		"long ones pay with membarrier(2) where every rank of the window has "
+		"it; 0: both sides fence" },
 };
 
 /* The index of the choice of kn named by the len bytes at s, or -1. */

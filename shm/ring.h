@@ -99,7 +99,7 @@ static inline void shm_ring_set_waiting(struct shm_ring *r)
 static inline int shm_ring_take_waiting(struct shm_ring *r)
 {
 	/* seq_cst: our head store before the look at the flag */
-	atomic_thread_fence(memory_order_seq_cst);
+	shm_fence();
 	if (!atomic_load_explicit(&r->producer_waiting, memory_order_relaxed))
 		return 0;
 	return atomic_exchange_explicit(&r->producer_waiting, 0,

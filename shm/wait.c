@@ -53,7 +53,7 @@ void shm_waitword_sleep_unless(struct shm_waitword *w, int (*ready)(void *),
 	atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_relaxed);
 	/* seq_cst: our announcement before our look at the condition; pairs
 	 * with the fence in shm_waitword_ring() */
-	atomic_thread_fence(memory_order_seq_cst);
+	shm_fence();
 	if (!ready(arg))
 		shm_futex_wait(&w->value, seen, NULL);
 	atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
@@ -63,7 +63,7 @@ void shm_waitword_ring(struct shm_waitword *w)
 {
 	/* seq_cst: the caller's condition store before our look at sleepers;
 	 * pairs with the fence in shm_waitword_sleep_unless() */
-	atomic_thread_fence(memory_order_seq_cst);
+	shm_fence();
 	if (atomic_load_explicit(&w->sleepers, memory_order_relaxed) == 0)
 		return;
 	/* the change makes a sleeper that has not yet slept return at once */

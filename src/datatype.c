@@ -24,6 +24,8 @@ static struct datatype dt_builtins[DT_NBUILTIN];
 static struct dt_block dt_builtin_blocks[DT_NBUILTIN][2];
 static struct dt_rrun dt_builtin_rruns[DT_NBUILTIN];
 
+uint8_t dt_contig_sizes[HANDLE_MAX_BUILTIN];
+
 static void dt_builtin(MPI_Datatype h, const char *name, MPI_Aint size, int align)
 {
 	unsigned i = dt_builtin_index(h);
@@ -49,6 +51,7 @@ static void dt_builtin(MPI_Datatype h, const char *name, MPI_Aint size, int alig
 	dt->contents = (struct dt_contents){ .combiner = MPI_COMBINER_NAMED };
 	snprintf(dt->name, sizeof(dt->name), "%s", name);
 	handle_set_builtin(HANDLE_DATATYPE, i, dt);
+	dt_contig_sizes[i] = (uint8_t)size;
 }
 
 /* A pair type: value of vsize at 0, an int at ioff, extent of the struct. */
@@ -60,6 +63,7 @@ static void dt_builtin_pair(MPI_Datatype h, const char *name, MPI_Aint vsize,
 	struct dt_block *b = dt_builtin_blocks[i];
 
 	dt_builtin(h, name, vsize, align);
+	dt_contig_sizes[i] = 0;		/* two basic elements: not a fast-path type */
 	dt->size = vsize + (MPI_Aint)sizeof(int);
 	dt->extent = extent;
 	dt->true_extent = ioff + (MPI_Aint)sizeof(int);

@@ -98,6 +98,20 @@ struct datatype {
 /* Register the predefined datatypes. */
 void dt_init_builtins(void);
 
+/* By builtin index: the size of a predefined type that is one basic
+ * element (none is above 32 bytes), 0 for the others (the pair types of
+ * MAXLOC/MINLOC, unused indices). */
+extern uint8_t dt_contig_sizes[HANDLE_MAX_BUILTIN];
+
+/* h's size if h is a predefined type of one basic element, else 0: in
+ * two instructions what dt_get() and a look at basic and size tell. */
+static inline size_t dt_contig_size(MPI_Datatype h)
+{
+	unsigned i = (unsigned)h - (unsigned)handle_builtin(HANDLE_DATATYPE, 0);
+
+	return i < HANDLE_MAX_BUILTIN ? dt_contig_sizes[i] : 0;
+}
+
 static inline struct datatype *dt_get(MPI_Datatype h)
 {
 	return handle_get(h, HANDLE_DATATYPE);

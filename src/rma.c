@@ -115,29 +115,31 @@ static int rma_prepare(const char *call, MPI_Win win, const void *obuf, int ocou
 }
 
 /*
- * The common case, checked in a few instructions: a predefined contiguous
- * type on both sides with equal positive counts, an open passive-target
- * epoch to the target (lock or lock_all), a window that is not dynamic, and
- * a range inside the target's window.  Returns the target address, or NULL
- * when the general path must decide (it reports every error).
+ * The common case, checked in a few instructions: a predefined gapless
+ * type, the same on both sides, with equal positive counts, an open
+ * passive-target epoch to the target (lock or lock_all), a target of the
+ * direct path (dynamic windows and private memory have no base here), and
+ * a range inside the target's window.  Returns the target address and the
+ * type's size in *esize, or NULL when the general path must decide (it
+ * reports every error).
  */
-static inline char *rma_fast(struct win *w, int target, MPI_Aint disp, int ocount,
-			     MPI_Datatype otype, int tcount, MPI_Datatype ttype,
-			     const struct datatype **dt)
+static inline __attribute__((always_inline)) char *
+rma_fast(struct win *w, int target, MPI_Aint disp, int ocount, MPI_Datatype otype,
+	 int tcount, MPI_Datatype ttype, size_t *esize)
 {
-	char *addr;
+	size_t size = dt_contig_size(otype);
+	const struct win_target *t;
+	MPI_Aint at;
 
-	/* the private path and dynamic windows have no base here */
-	if (otype != ttype || ocount != tcount || ocount <= 0 ||
-	    !handle_is_builtin(otype) || (unsigned)target >= (unsigned)w->size ||
-	    !(w->lock_all | w->locked[target]) || !w->t[target].base)
+	if (!size || otype != ttype || ocount != tcount || ocount <= 0 ||
+	    (unsigned)target >= (unsigned)w->size || !(w->lock_all | w->locked[target]))
 		return NULL;
-	*dt = dt_get(otype);
-	if (!*dt || !(*dt)->contig ||
-	    win_target_addr_static(&w->t[target], disp, 0,
-				   (MPI_Aint)ocount * (*dt)->size, &addr) != MPI_SUCCESS)
+	t = &w->t[target];
+	if (!t->base || disp < 0 || __builtin_mul_overflow(disp, (MPI_Aint)t->disp_unit, &at) ||
+	    at > t->size - (MPI_Aint)ocount * (MPI_Aint)size)
 		return NULL;
-	return addr;
+	*esize = size;
+	return t->base + at;
 }
 
 /*
@@ -169,30 +171,38 @@ static inline int rma_fast_private(struct win *w, int target, MPI_Aint disp,
 
 /* ---- put and get -------------------------------------------------------- */
 
-/* Put (to_target) or get: a copy between the origin buffer and the target;
- * the common case without the general checks. */
-static inline int rma_copy(const char *call, void *origin_addr, int origin_count,
-			   MPI_Datatype origin_datatype, int target_rank,
-			   MPI_Aint target_disp, int target_count,
-			   MPI_Datatype target_datatype, MPI_Win win, int to_target)
+/* A copy of the common small sizes without a call. */
+static inline __attribute__((always_inline)) void rma_move(void *dst, const void *src,
+							   size_t bytes)
 {
-	const struct datatype *dt;
-	struct win *w = win_get(win);
+	uint64_t v8;
+	uint32_t v4;
+
+	switch (bytes) {
+	case 8:
+		memcpy(&v8, src, 8);
+		memcpy(dst, &v8, 8);
+		break;
+	case 4:
+		memcpy(&v4, src, 4);
+		memcpy(dst, &v4, 4);
+		break;
+	default:
+		memcpy(dst, src, bytes);
+	}
+}
+
+/* Put (to_target) or get, past the common case: the private path, or the
+ * general checks. */
+static __attribute__((noinline)) int
+rma_copy_general(const char *call, struct win *w, void *origin_addr, int origin_count,
+		 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		 int target_count, MPI_Datatype target_datatype, MPI_Win win,
+		 int to_target)
+{
 	struct rma_args a;
-	char *addr;
 	int rc;
 
-	if (w && origin_addr &&
-	    (addr = rma_fast(w, target_rank, target_disp, origin_count, origin_datatype,
-			     target_count, target_datatype, &dt))) {
-		size_t bytes = (size_t)origin_count * (size_t)dt->size;
-
-		if (to_target)
-			memcpy(addr, origin_addr, bytes);
-		else
-			memcpy(origin_addr, addr, bytes);
-		return MPI_SUCCESS;
-	}
 	if (w && origin_addr &&
 	    rma_fast_private(w, target_rank, target_disp, origin_addr, origin_count,
 			     origin_datatype, target_count, target_datatype, &a))
@@ -204,12 +214,43 @@ static inline int rma_copy(const char *call, void *origin_addr, int origin_count
 	return a.w->t[a.target].ops->copy(&a, origin_addr, to_target);
 }
 
+/* Put (to_target) or get: a copy between the origin buffer and the target,
+ * the common case inline in the API call. */
+static inline __attribute__((always_inline)) int
+rma_copy(const char *call, void *origin_addr, int origin_count,
+	 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+	 int target_count, MPI_Datatype target_datatype, MPI_Win win, int to_target)
+{
+	struct win *w = win_get(win);
+	size_t esize, bytes;
+	char *addr;
+
+	if (!w || !origin_addr ||
+	    !(addr = rma_fast(w, target_rank, target_disp, origin_count, origin_datatype,
+			      target_count, target_datatype, &esize)))
+		return rma_copy_general(call, w, origin_addr, origin_count, origin_datatype,
+					target_rank, target_disp, target_count,
+					target_datatype, win, to_target);
+	bytes = (size_t)origin_count * esize;
+	if (!to_target) {
+		rma_move(origin_addr, addr, bytes);
+		return MPI_SUCCESS;
+	}
+	rma_move(addr, origin_addr, bytes);
+	if (bytes >= SHM_NT_MIN)	/* flush's fence leaves these (shm/atomic.h) */
+		shm_nt_fence();
+	return MPI_SUCCESS;
+}
+
 static int direct_copy(struct rma_args *a, void *obuf, int to_target)
 {
-	if (to_target)
-		dt_copy(obuf, a->odt, a->taddr, a->tdt, a->bytes);
-	else
+	if (!to_target) {
 		dt_copy(a->taddr, a->tdt, obuf, a->odt, a->bytes);
+		return MPI_SUCCESS;
+	}
+	dt_copy(obuf, a->odt, a->taddr, a->tdt, a->bytes);
+	if (a->bytes >= SHM_NT_MIN)	/* non-temporal stores (shm/atomic.h) */
+		shm_nt_fence();
 	return MPI_SUCCESS;
 }
 
@@ -334,20 +375,29 @@ static int rma_acc_fast(struct win *w, const void *origin, void *result, int cou
 			MPI_Datatype type, int target, MPI_Aint disp, MPI_Op op_h)
 {
 	struct rma_acc acc = { .w = w, .target = target };
-	const struct datatype *dt;
 	struct op *op = op_get(op_h);
+	size_t esize;
 	char *addr;
 
 	if (!op || !op_is_builtin(op) || (!origin && op_h != MPI_NO_OP) ||
-	    !(addr = rma_fast(w, target, disp, count, type, count, type, &dt)) ||
-	    dt->basic != type || rma_acc_prepare(&acc, op, type) < 0)
+	    !(addr = rma_fast(w, target, disp, count, type, count, type, &esize)) ||
+	    rma_acc_prepare(&acc, op, type) < 0)
 		return 0;
 	acc.plain = w->locked[target] == WIN_LOCKED_EXCLUSIVE;
 	/* MPI_NO_OP reads only: its origin buffer may be anything */
-	rma_acc_run(&acc, origin ? origin : result, addr, (size_t)count,
-		    (size_t)dt->extent, result,
+	rma_acc_run(&acc, origin ? origin : result, addr, (size_t)count, esize, result,
 		    (uint64_t)(disp * (MPI_Aint)w->t[target].disp_unit));
 	return 1;
+}
+
+/* One element of a common type and op (rma_amo): applied, 1; else 0. */
+static inline int rma_acc_one(struct win *w, const void *origin, void *result,
+			      MPI_Datatype type, int target, MPI_Aint disp, MPI_Op op)
+{
+	size_t esize;
+	char *addr = rma_fast(w, target, disp, 1, type, 1, type, &esize);
+
+	return addr && rma_amo(w, target, addr, type, esize, op, origin, result);
 }
 
 static int rma_accumulate(const char *call, const void *origin_addr, int origin_count,
@@ -407,6 +457,11 @@ API(int, Accumulate, (const void *origin_addr, int origin_count,
 	runtime_check("MPI_Accumulate");
 	w = win_get(win);
 	if (w && origin_datatype == target_datatype && origin_count == target_count &&
+	    origin_count == 1 && origin_addr && rma_acc_one(w, origin_addr, NULL,
+							    origin_datatype, target_rank,
+							    target_disp, op))
+		return MPI_SUCCESS;
+	if (w && origin_datatype == target_datatype && origin_count == target_count &&
 	    rma_acc_fast(w, origin_addr, NULL, origin_count, origin_datatype, target_rank,
 			 target_disp, op))
 		return MPI_SUCCESS;
@@ -421,7 +476,17 @@ API(int, Get_accumulate, (const void *origin_addr, int origin_count,
 			  MPI_Aint target_disp, int target_count,
 			  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
 {
+	struct win *w;
+
 	runtime_check("MPI_Get_accumulate");
+	w = win_get(win);
+	if (w && result_addr && result_count == 1 && target_count == 1 &&
+	    result_datatype == target_datatype &&
+	    (op == MPI_NO_OP || (origin_addr && origin_count == 1 &&
+				 origin_datatype == target_datatype)) &&
+	    rma_acc_one(w, op == MPI_NO_OP ? NULL : origin_addr, result_addr,
+			target_datatype, target_rank, target_disp, op))
+		return MPI_SUCCESS;
 	return rma_get_accumulate("MPI_Get_accumulate", origin_addr, origin_count,
 				  origin_datatype, result_addr, result_count,
 				  result_datatype, target_rank, target_disp, target_count,
@@ -436,6 +501,9 @@ API(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
 
 	runtime_check("MPI_Fetch_and_op");
 	w = win_get(win);
+	if (w && result_addr && (origin_addr || op == MPI_NO_OP) &&
+	    rma_acc_one(w, origin_addr, result_addr, datatype, target_rank, target_disp, op))
+		return MPI_SUCCESS;
 	if (w && result_addr &&
 	    rma_acc_fast(w, origin_addr, result_addr, 1, datatype, target_rank, target_disp,
 			 op))
@@ -465,15 +533,15 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 	runtime_check("MPI_Compare_and_swap");
 	{
 		struct win *w = win_get(win);
-		const struct datatype *dt;
+		size_t esize;
 		char *addr;
 
 		if (w && origin_addr && compare_addr && result_addr &&
 		    (rma_is_integer(datatype) || datatype == MPI_C_BOOL) &&
 		    (addr = rma_fast(w, target_rank, target_disp, 1, datatype, 1, datatype,
-				     &dt)) && dt->basic == datatype && dt->size <= 8 &&
-		    rma_cas_run(w, target_rank, (size_t)dt->size, compare_addr, origin_addr,
-				addr, result_addr) == 0)
+				     &esize)) &&
+		    rma_cas_run(w, target_rank, esize, compare_addr, origin_addr, addr,
+				result_addr) == 0)
 			return MPI_SUCCESS;
 	}
 	rc = rma_prepare("MPI_Compare_and_swap", win, origin_addr, 1, datatype,

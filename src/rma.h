@@ -52,6 +52,15 @@ void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
  * compare-and-swap apply to. */
 int rma_is_integer(MPI_Datatype b);
 
+/*
+ * One element of a C integer type, float or double at tgt (direct path),
+ * with MPI_SUM, MPI_REPLACE, MPI_NO_OP or (integers) MPI_BAND/BOR/BXOR:
+ * the atomic applied and 1, the old value to old unless it is NULL; 0 for
+ * anything else (the general path decides).  size: the type's size.
+ */
+int rma_amo(struct win *w, int target, char *tgt, MPI_Datatype type, size_t size,
+	    MPI_Op op, const void *in, void *old);
+
 /* Compare-and-swap of one element of w bytes in win's target (direct
  * path); -EINVAL if misaligned or not 1, 2, 4 or 8 bytes wide. */
 int rma_cas_run(struct win *win, int target, size_t w, const char *compare,

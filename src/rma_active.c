@@ -59,12 +59,12 @@ API(int, Win_fence, (int assert, MPI_Win win))
 	/* operations on private memory applied, ours and others' (the barrier
 	 * serves theirs); local stores before everybody's next accesses */
 	rma_pkt_complete(w, CALL_WIN_FENCE, NULL, 0);
-	atomic_thread_fence(memory_order_seq_cst);
+	shm_fence();
 	/* with neither a preceding nor a succeeding epoch, nothing to order */
 	if ((assert & (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)) !=
 	    (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED))
 		coll_barrier(w->comm, CALL_WIN_FENCE);
-	atomic_thread_fence(memory_order_seq_cst);
+	shm_fence();
 	w->fence_on = !(assert & MPI_MODE_NOSUCCEED);
 	w->fence_used = 0;
 	return MPI_SUCCESS;

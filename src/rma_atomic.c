@@ -21,15 +21,20 @@
  * the target's gate (struct win_shm_acc): it takes the target's bulk lock,
  * raises `bulk`, and waits until no origin is inside the element-wise path
  * for this target.  The element-wise path announces itself in its own
- * `busy` word and then checks `bulk` (Dekker's order: store, full fence,
- * load); if a bulk accumulate is under way it steps back and works under
- * the bulk lock instead.  So a plain loop never overlaps an atomic on the
- * same target, and a short accumulate costs one fenced store to a line of
- * its own more.
+ * `busy` word and then checks `bulk` (Dekker's order: store, fence, load);
+ * if a bulk accumulate is under way it steps back and works under the bulk
+ * lock instead.  So a plain loop never overlaps an atomic on the same
+ * target.  When every rank of the window registered for membarrier(2)
+ * (w->gate_asym), the element-wise side's fence is a compiler barrier and
+ * the bulk side pays for both with shm_membarrier(); a short accumulate
+ * then costs two stores to a line of its own and one load more.
  */
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "../shm/membarrier.h"
+#include "datatype.h"
 #include "op.h"
 #include "rma.h"
 
@@ -49,21 +54,20 @@ int rma_is_integer(MPI_Datatype b)
 	}
 }
 
-/* One element of width W bytes: *old gets the value before. */
-#define ATOMIC_ELEM(W, T)                                                       \
-static void acc_elem_##W(const struct rma_acc *a, const char *in, char *tgt,   \
-			 char *old)                                             \
+/* One element of width W bytes with an op that has an instruction (how is
+ * not ACC_KERNEL); the value before goes to old unless it is NULL.
+ * ACC_LOAD does not read in. */
+#define AMO_INT(W, T)                                                           \
+static void amo_int_##W(enum acc_how how, const void *in, void *tgt, void *old) \
 {                                                                               \
-	_Atomic T *p = (_Atomic T *)(void *)tgt;                                \
-	T v, prev, next;                                                        \
+	_Atomic T *p = (_Atomic T *)tgt;                                        \
+	T v = 0, prev;                                                          \
                                                                                 \
-	memcpy(&v, in, W);                                                      \
-	switch (a->how) {                                                       \
+	if (how != ACC_LOAD)                                                    \
+		memcpy(&v, in, W);                                              \
+	switch (how) {                                                          \
 	case ACC_LOAD:                                                          \
 		prev = atomic_load_explicit(p, memory_order_acquire);           \
-		break;                                                          \
-	case ACC_SWAP:                                                          \
-		prev = atomic_exchange_explicit(p, v, memory_order_acq_rel);    \
 		break;                                                          \
 	case ACC_ADD:                                                           \
 		prev = atomic_fetch_add_explicit(p, v, memory_order_acq_rel);   \
@@ -77,15 +81,37 @@ static void acc_elem_##W(const struct rma_acc *a, const char *in, char *tgt,   \
 	case ACC_XOR:                                                           \
 		prev = atomic_fetch_xor_explicit(p, v, memory_order_acq_rel);   \
 		break;                                                          \
-	default:                                                                \
-		prev = atomic_load_explicit(p, memory_order_relaxed);           \
-		do {                                                            \
-			next = prev;                                            \
-			a->kernel(in, &next, 1);                                \
-		} while (!atomic_compare_exchange_weak_explicit(                \
-				p, &prev, next, memory_order_acq_rel,           \
-				memory_order_relaxed));                         \
+	default:	/* ACC_SWAP */                                          \
+		prev = atomic_exchange_explicit(p, v, memory_order_acq_rel);    \
+		break;                                                          \
 	}                                                                       \
+	if (old)                                                                \
+		memcpy(old, &prev, W);                                          \
+}
+
+AMO_INT(1, uint8_t)
+AMO_INT(2, uint16_t)
+AMO_INT(4, uint32_t)
+AMO_INT(8, uint64_t)
+
+/* One element of width W bytes: *old gets the value before. */
+#define ATOMIC_ELEM(W, T)                                                       \
+static void acc_elem_##W(const struct rma_acc *a, const char *in, char *tgt,   \
+			 char *old)                                             \
+{                                                                               \
+	_Atomic T *p = (_Atomic T *)(void *)tgt;                                \
+	T prev, next;                                                           \
+                                                                                \
+	if (a->how != ACC_KERNEL) {                                             \
+		amo_int_##W(a->how, in, tgt, old);                              \
+		return;                                                         \
+	}                                                                       \
+	prev = atomic_load_explicit(p, memory_order_relaxed);                   \
+	do {                                                                    \
+		next = prev;                                                    \
+		a->kernel(in, &next, 1);                                        \
+	} while (!atomic_compare_exchange_weak_explicit(p, &prev, next,         \
+			memory_order_acq_rel, memory_order_relaxed));           \
 	if (old)                                                                \
 		memcpy(old, &prev, W);                                          \
 }
@@ -201,9 +227,14 @@ static int gate_enter(struct win *w, int target)
 	shm_atomic_u32 *busy = &win_shm_acc(w, w->rank)->busy;
 	struct win_shm_acc *t = win_shm_acc(w, target);
 
-	/* seq_cst exchange then seq_cst load: either the bulk side sees busy,
-	 * or this side sees bulk */
-	atomic_exchange_explicit(busy, (uint32_t)target + 1, memory_order_seq_cst);
+	/* store, fence, load: either the bulk side sees busy, or this side
+	 * sees bulk (acquire: and then the bulk side's plain stores) */
+	if (w->gate_asym) {
+		atomic_store_explicit(busy, (uint32_t)target + 1, memory_order_relaxed);
+		atomic_signal_fence(memory_order_seq_cst);	/* bulk_begin fences */
+	} else {
+		atomic_exchange_explicit(busy, (uint32_t)target + 1, memory_order_seq_cst);
+	}
 	if (!atomic_load_explicit(&t->bulk, memory_order_seq_cst))
 		return 0;
 	atomic_store_explicit(busy, 0, memory_order_release);
@@ -226,6 +257,12 @@ static void bulk_begin(struct win *w, int target)
 
 	shm_rwlock_write_lock(&t->bulk_lock, rt.spins);
 	atomic_exchange_explicit(&t->bulk, 1, memory_order_seq_cst);
+	/* the element-wise side's fence, run on its CPUs (gate_enter) */
+	if (w->gate_asym && shm_membarrier() < 0) {
+		fprintf(stderr, "shmpi: rank %d: membarrier failed after registering\n",
+			rt.rank);
+		runtime_abort_job(MPI_ERR_INTERN);
+	}
 	for (int r = 0; r < w->size; r++) {
 		shm_atomic_u32 *busy = &win_shm_acc(w, r)->busy;
 		unsigned i = 0;
@@ -250,10 +287,13 @@ static void acc_plain(const struct rma_acc *a, const char *in, char *tgt, size_t
 {
 	if (old)
 		memcpy(old, tgt, n * w);
-	if (a->how == ACC_SWAP)
+	if (a->how == ACC_SWAP) {
 		memcpy(tgt, in, n * w);
-	else if (a->how != ACC_LOAD)
+		if (n * w >= SHM_NT_MIN)	/* non-temporal stores (shm/atomic.h) */
+			shm_nt_fence();
+	} else if (a->how != ACC_LOAD) {
 		a->kernel(in, tgt, (MPI_Aint)n);
+	}
 }
 
 void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
@@ -289,6 +329,79 @@ void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
 		}
 	}
 	gate_leave(a->w, a->target, locked);
+}
+
+/* ---- one element of a common type: the atomic inline -------------------- */
+
+/* Floating point: ACC_LOAD, ACC_SWAP, or ACC_ADD, which is a
+ * compare-and-swap loop around the addition. */
+#define AMO_FLOAT(W, T, F)                                                      \
+static void amo_float_##W(enum acc_how how, const void *in, void *tgt, void *old) \
+{                                                                               \
+	_Atomic T *p = (_Atomic T *)tgt;                                        \
+	T v, prev, next;                                                        \
+	F x, y;                                                                 \
+                                                                                \
+	if (how == ACC_LOAD) {                                                  \
+		prev = atomic_load_explicit(p, memory_order_acquire);           \
+	} else if (how == ACC_SWAP) {                                           \
+		memcpy(&v, in, W);                                              \
+		prev = atomic_exchange_explicit(p, v, memory_order_acq_rel);    \
+	} else {                                                                \
+		memcpy(&y, in, W);                                              \
+		prev = atomic_load_explicit(p, memory_order_relaxed);           \
+		do {                                                            \
+			memcpy(&x, &prev, W);                                   \
+			x += y;                                                 \
+			memcpy(&next, &x, W);                                   \
+		} while (!atomic_compare_exchange_weak_explicit(p, &prev, next, \
+				memory_order_acq_rel, memory_order_relaxed));   \
+	}                                                                       \
+	if (old)                                                                \
+		memcpy(old, &prev, W);                                          \
+}
+
+AMO_FLOAT(4, uint32_t, float)
+AMO_FLOAT(8, uint64_t, double)
+
+int rma_amo(struct win *w, int target, char *tgt, MPI_Datatype type, size_t size,
+	    MPI_Op op, const void *in, void *old)
+{
+	int fl = type == MPI_DOUBLE || type == MPI_FLOAT, locked;
+	enum acc_how how;
+
+	if (((uintptr_t)tgt & (size - 1)) || (!fl && !rma_is_integer(type)))
+		return 0;
+	/* the ops defined on the type (op_kernels.c): MPI_BYTE has no sum,
+	 * MPI_WCHAR only replace and no-op, floating point no bit ops */
+	switch (op) {
+	case MPI_NO_OP: how = ACC_LOAD; break;
+	case MPI_REPLACE: how = ACC_SWAP; break;
+	case MPI_SUM: how = ACC_ADD; break;
+	case MPI_BAND: how = ACC_AND; break;
+	case MPI_BOR: how = ACC_OR; break;
+	case MPI_BXOR: how = ACC_XOR; break;
+	default: return 0;
+	}
+	if ((how == ACC_ADD && type == MPI_BYTE) ||
+	    ((how == ACC_ADD || how == ACC_AND || how == ACC_OR || how == ACC_XOR) &&
+	     type == MPI_WCHAR) ||
+	    ((how == ACC_AND || how == ACC_OR || how == ACC_XOR) && fl))
+		return 0;
+	locked = gate_enter(w, target);
+	switch (size | (size_t)fl << 8) {
+	case 1: amo_int_1(how, in, tgt, old); break;
+	case 2: amo_int_2(how, in, tgt, old); break;
+	case 4: amo_int_4(how, in, tgt, old); break;
+	case 8: amo_int_8(how, in, tgt, old); break;
+	case 4 | 1 << 8: amo_float_4(how, in, tgt, old); break;
+	case 8 | 1 << 8: amo_float_8(how, in, tgt, old); break;
+	default:
+		gate_leave(w, target, locked);
+		return 0;
+	}
+	gate_leave(w, target, locked);
+	return 1;
 }
 
 int rma_cas_run(struct win *win, int target, size_t w, const char *compare,

@@ -79,7 +79,7 @@ static void win_lock_released(struct win *w)
 {
 	/* seq_cst: the release before our look at the count; pairs with the
 	 * increment in lock_wait() */
-	atomic_thread_fence(memory_order_seq_cst);
+	shm_fence();
 	if (atomic_load_explicit(&w->shm->lock_waiters, memory_order_relaxed) == 0)
 		return;
 	for (int r = 0; r < w->size; r++) {
@@ -163,7 +163,7 @@ void rma_direct_lock(struct win *w, int rank, int lock_type)
 void rma_direct_unlock(struct win *w, int rank)
 {
 	/* our operations are complete; the release below publishes them */
-	atomic_thread_fence(memory_order_seq_cst);
+	shm_fence();
 	switch (w->locked[rank]) {
 	case WIN_LOCKED_SHARED:
 		shm_rwlock_read_unlock(&win_shm_target(w, rank)->lock);
@@ -188,7 +188,7 @@ void rma_direct_flush(struct win *w, int rank, enum call_id call)
 	(void)w;
 	(void)rank;
 	(void)call;
-	atomic_thread_fence(memory_order_seq_cst);
+	shm_fence();
 }
 
 API(int, Win_unlock, (int rank, MPI_Win win))
@@ -253,7 +253,7 @@ API(int, Win_unlock_all, (MPI_Win win))
 			       "MPI_Win_lock_all was not called");
 	if (w->npriv)
 		rma_pkt_unlock_all(w);
-	atomic_thread_fence(memory_order_seq_cst);
+	shm_fence();
 	if (w->lock_all == 1) {
 		shm_grouplock_unlock(&w->shm->all, SHM_GROUP_A);
 		win_lock_released(w);
@@ -289,7 +289,7 @@ static int win_flush(const char *call, MPI_Win win, int rank)
 		w->t[rank].ops->flush(w, rank, CALL_WIN_FLUSH);
 	else if (w->npriv)
 		rma_pkt_flush_all(w, CALL_WIN_FLUSH);
-	atomic_thread_fence(memory_order_seq_cst);
+	shm_fence();
 	return MPI_SUCCESS;
 }
 
@@ -300,7 +300,7 @@ API(int, Win_flush, (int rank, MPI_Win win))
 	/* the common case in a few instructions; win_flush reports errors */
 	if (rt.phase == RUNTIME_ACTIVE && w && (unsigned)rank < (unsigned)w->size &&
 	    (w->lock_all | w->locked[rank]) && w->t[rank].ops == &win_ops_direct) {
-		atomic_thread_fence(memory_order_seq_cst);
+		shm_fence();
 		return MPI_SUCCESS;
 	}
 	return win_flush("MPI_Win_flush", win, rank);
@@ -330,6 +330,6 @@ API(int, Win_sync, (MPI_Win win))
 	runtime_check("MPI_Win_sync");
 	if (!(w = win_arg("MPI_Win_sync", win, &rc)))
 		return rc;
-	atomic_thread_fence(memory_order_seq_cst);
+	shm_fence();
 	return MPI_SUCCESS;
 }

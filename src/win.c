@@ -15,12 +15,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../shm/membarrier.h"
 #include "api.h"
 #include "attr.h"
 #include "coll.h"
 #include "comm.h"
 #include "errhandler.h"
 #include "info.h"
+#include "knobs.h"
 #include "mem.h"
 #include "place.h"
 #include "rma_pkt.h"
@@ -33,10 +35,23 @@ struct win_rank_info {
 	int64_t size;
 	int32_t disp_unit;
 	int32_t direct;		/* its memory can be mapped by the others */
+	int32_t membarrier;	/* registered for shm_membarrier() */
+	int32_t pad_;
 	uint64_t offset;	/* of its base in seg */
 	uint64_t align;		/* alignment it asks for its portion */
 	char seg[SHM_NAME_MAX];	/* MPI_Alloc_mem segment (MPI_Win_create) */
 };
+
+/* Whether this process registered for asymmetric fences (asked once, at
+ * its first window; SHMPI_MEMBARRIER=0 says not to). */
+static int win_membarrier_ok(void)
+{
+	static int ok = -1;
+
+	if (ok < 0)
+		ok = knobs_val[SHM_KNOB_MEMBARRIER] && shm_membarrier_register() == 0;
+	return ok;
+}
 
 struct win *win_arg(const char *call, MPI_Win h, int *rc)
 {
@@ -241,6 +256,7 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	errh_ref(w->errh);
 	w->info = info ? info_dup_internal(info) : NULL;
 	w->no_locks = info_true(info, "no_locks");
+	mine->membarrier = win_membarrier_ok();
 	all = (struct win_rank_info *)coll_allgather_packed(w->comm, CALL_WIN_CREATE, mine,
 							    sizeof(*mine), dt_get(MPI_BYTE),
 							    sizeof(*mine));
@@ -255,6 +271,10 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 		rc = MPI_ERR_NO_MEM;
 		goto out;
 	}
+	/* the accumulate gate's cheap side needs every rank registered */
+	w->gate_asym = 1;
+	for (int r = 0; r < w->size; r++)
+		w->gate_asym &= all[r].membarrier;
 	noncontig = info_true(info, "alloc_shared_noncontig");
 	if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED)
 		data = win_portions(all, w->size, noncontig, off);

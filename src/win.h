@@ -154,6 +154,8 @@ struct win {
 	struct info *info;
 	char name[MPI_MAX_OBJECT_NAME];
 	int no_locks;
+	int gate_asym;		/* every rank has shm_membarrier(): the accumulate
+				 * gate's element-wise side needs no fence */
 	int npriv;		/* targets served by the private path */
 	struct rma_pkt_win *pkt;	/* its state (rma_pkt_origin.c), or NULL */
 

@@ -22,5 +22,15 @@ for mode in weak; do
 		done
 	done
 done
+# the gate's other side: both sides fence (no membarrier)
+for n in 2 8; do
+	run_job "$TMP/out" "$TMP/err" -- -n $n --timeout 40 -x SHMPI_MEMBARRIER=0 \
+		"$PROGS/rma_atomic" bulk
+	if [ "$rc" -ne 0 ] || [ "$(cat "$TMP/out")" != "ok bulk" ]; then
+		echo "rma_atomic bulk -n $n, SHMPI_MEMBARRIER=0: exit $rc"
+		sed 's/^/    /' "$TMP/out" "$TMP/err"
+		bad="$bad bulk/$n/fenced"
+	fi
+done
 [ -z "$bad" ] || fail "rma_atomic:$bad"
 exit 0

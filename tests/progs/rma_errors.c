@@ -464,6 +464,10 @@ static void test_type_op(void)
 		EXPECT_ERR(MPI_Accumulate(&d, 1, MPI_DOUBLE, t, 0, 1, MPI_DOUBLE, MPI_LAND, win),
 			   MPI_ERR_OP);
 		EXPECT_ERR(MPI_Fetch_and_op(f, r, MPI_FLOAT, t, 0, MPI_BOR, win), MPI_ERR_OP);
+		EXPECT_ERR(MPI_Fetch_and_op(v, r, MPI_BYTE, t, 0, MPI_SUM, win), MPI_ERR_OP);
+		EXPECT_ERR(MPI_Fetch_and_op(v, r, MPI_WCHAR, t, 0, MPI_SUM, win), MPI_ERR_OP);
+		EXPECT_ERR(MPI_Get_accumulate(v, 1, MPI_WCHAR, r, 1, MPI_WCHAR, t, 0, 1, MPI_WCHAR,
+					      MPI_BXOR, win), MPI_ERR_OP);
 		if (excl)
 			CHECK_MPI(MPI_Win_unlock(t, win));
 		else
