@@ -73,6 +73,12 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 		"1: short accumulates pass the gate to long ones without a fence, "
 		"long ones pay with membarrier(2) where every rank of the window has "
 		"it; 0: both sides fence" },
+	[SHM_KNOB_YIELDS] = {
+		"SHMPI_YIELDS", SHM_KNOB_UINT, "16", NULL, KNOB_SPINS_MAX,
+		SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
+		"sched_yield rounds after the spins, before a blocked wait sleeps on "
+		"a futex (ranks that share a CPU pass it on faster than a sleep and "
+		"a wake-up)" },
 };
 
 /* The index of the choice of kn named by the len bytes at s, or -1. */

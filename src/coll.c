@@ -74,33 +74,32 @@ void coll_slot_release(struct comm *c, int m)
 }
 
 struct barrier_wait {
-	struct shm_barrier *b;
-	uint32_t gen;
+	struct shm_coll *coll;
+	uint32_t me;
+	unsigned round;
+	uint32_t seq;
 };
 
-static int barrier_passed(void *arg)
+static int barrier_signalled(void *arg)
 {
 	struct barrier_wait *w = arg;
 
-	return shm_barrier_passed(w->b, w->gen);
+	return shm_coll_signalled(w->coll, w->me, w->round, w->seq);
 }
 
+/* A dissemination barrier (shm/coll.h): signal member rank + 2^k, wait for
+ * the signal of rank - 2^k, ceil(log2 size) rounds. */
 void coll_barrier(struct comm *c, enum call_id call)
 {
-	struct barrier_wait w = { &c->coll->barrier, 0 };
+	struct barrier_wait w = { c->coll, (uint32_t)c->rank, 0, ++c->barrier_seq };
 
-	if (c->size == 1)
-		return;
-	if (shm_barrier_arrive(w.b, (uint32_t)c->size, &w.gen)) {
-		/* the last to arrive wakes whoever sleeps in the barrier */
-		for (int m = 0; m < c->size; m++)
-			if (m != c->rank)
-				progress_wake_rank(comm_world_rank(c, m));
-		return;
+	for (int d = 1; d < c->size; d <<= 1, w.round++) {
+		int to = (c->rank + d) % c->size;
+
+		shm_coll_signal(c->coll, (uint32_t)to, w.round, w.seq);
+		progress_wake_rank(comm_world_rank(c, to));
+		coll_wait(c, call, WAIT_BARRIER, -1, barrier_signalled, &w);
 	}
-	state_block(call, WAIT_BARRIER, -1, 0, c->ctx);
-	progress_wait(barrier_passed, &w);
-	state_unblock(call);
 }
 
 char *coll_allgather_packed(struct comm *c, enum call_id call, const void *buf,

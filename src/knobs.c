@@ -41,6 +41,8 @@ unsigned knobs_spins(void)
 void knobs_set(enum shm_knob_id k, long v)
 {
 	knobs_val[k] = v;
-	if (rt.phase == RUNTIME_ACTIVE)
+	if (rt.phase == RUNTIME_ACTIVE) {
 		rt.spins = knobs_spins();
+		rt.yields = (unsigned)knobs_val[SHM_KNOB_YIELDS];
+	}
 }

@@ -43,6 +43,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -926,6 +927,11 @@ void progress_wait_keyed(int (*done)(void *), void *arg, const void *key)
 			return;
 		if (idle++ < rt.spins) {
 			shm_cpu_relax();
+			continue;
+		}
+		/* a rank that shares our CPU may be the one we wait for */
+		if (idle <= rt.spins + rt.yields) {
+			sched_yield();
 			continue;
 		}
 		shm_waitword_sleep_unless(&rt.self->doorbell, progress_ready, &w);

@@ -117,7 +117,8 @@ static int rma_prepare(const char *call, MPI_Win win, const void *obuf, int ocou
 /*
  * The common case, checked in a few instructions: a predefined gapless
  * type, the same on both sides, with equal positive counts, an open
- * passive-target epoch to the target (lock or lock_all), a target of the
+ * epoch to the target (lock, lock_all, fence, or start naming it), a
+ * target of the
  * direct path (dynamic windows and private memory have no base here), and
  * a range inside the target's window.  Returns the target address and the
  * type's size in *esize, or NULL when the general path must decide (it
@@ -132,8 +133,15 @@ rma_fast(struct win *w, int target, MPI_Aint disp, int ocount, MPI_Datatype otyp
 	MPI_Aint at;
 
 	if (!size || otype != ttype || ocount != tcount || ocount <= 0 ||
-	    (unsigned)target >= (unsigned)w->size || !(w->lock_all | w->locked[target]))
+	    (unsigned)target >= (unsigned)w->size)
 		return NULL;
+	if (!(w->lock_all | w->locked[target])) {
+		if (w->fence_on)
+			w->fence_used = 1;	/* as rma_access_ok */
+		else if (!w->start_group ||
+			 w->start_group->index[comm_world_rank(w->comm, target)] < 0)
+			return NULL;
+	}
 	t = &w->t[target];
 	if (!t->base || disp < 0 || __builtin_mul_overflow(disp, (MPI_Aint)t->disp_unit, &at) ||
 	    at > t->size - (MPI_Aint)ocount * (MPI_Aint)size)

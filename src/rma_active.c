@@ -16,6 +16,7 @@
  * complete raises the counts.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "adversary.h"
 #include "api.h"
@@ -81,29 +82,48 @@ static int win_group_ranks(const struct win *w, const struct group *g, int *out)
 	return 0;
 }
 
-static int win_group_arg(struct win *w, const char *call, MPI_Group h,
-			 struct group **g, int **ranks)
+/*
+ * The group of `call` (post: 0, start: 1) and its members as ranks of the
+ * window, in *ranks, which the window keeps for the next call of the same
+ * kind with the same group (a PSCW loop passes one group again and again;
+ * the kept reference stops its address from being reused meanwhile).
+ */
+static int win_group_arg(struct win *w, const char *call, int which, MPI_Group h,
+			 struct group **g, const int **ranks)
 {
+	struct win_group_cache *c = &w->groups[which];
+	int *r;
+
 	*g = group_get(h);
 	if (!*g)
 		return win_err(w, call, MPI_ERR_GROUP, "group",
 			       "0x%x is not a valid group", (unsigned)h);
-	*ranks = malloc(sizeof(int) * (size_t)((*g)->size + 1));
-	if (!*ranks)
-		return win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
-	if (win_group_ranks(w, *g, *ranks) < 0) {
-		free(*ranks);
-		return win_err(w, call, MPI_ERR_GROUP, "group",
-			       "holds a process that is not in the window");
+	if (*g != c->g) {
+		r = malloc(sizeof(int) * (size_t)((*g)->size + 1));
+		if (!r)
+			return win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+		if (win_group_ranks(w, *g, r) < 0) {
+			free(r);
+			return win_err(w, call, MPI_ERR_GROUP, "group",
+				       "holds a process that is not in the window");
+		}
+		if (c->g)
+			group_unref(c->g);
+		free(c->ranks);
+		group_ref(*g);
+		c->g = *g;
+		c->ranks = r;
 	}
+	*ranks = c->ranks;
 	return MPI_SUCCESS;
 }
 
 API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
 {
+	const int *ranks;
 	struct group *g;
 	struct win *w;
-	int rc, *ranks;
+	int rc;
 
 	runtime_check("MPI_Win_post");
 	if (!(w = win_arg("MPI_Win_post", win, &rc)))
@@ -115,7 +135,7 @@ API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
 		return win_err(w, "MPI_Win_post", MPI_ERR_RMA_SYNC, "win",
 			       w->post_group ? "an exposure epoch is already open" :
 			       "a fence epoch with operations is open");
-	if ((rc = win_group_arg(w, "MPI_Win_post", group, &g, &ranks)) != MPI_SUCCESS)
+	if ((rc = win_group_arg(w, "MPI_Win_post", 0, group, &g, &ranks)) != MPI_SUCCESS)
 		return rc;
 	group_ref(g);
 	w->post_group = g;
@@ -129,7 +149,6 @@ API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
 						  memory_order_release);
 			progress_wake_rank(comm_world_rank(w->comm, ranks[i]));
 		}
-	free(ranks);
 	return MPI_SUCCESS;
 }
 
@@ -184,9 +203,10 @@ static void win_wait_posts(struct win *w, enum call_id call, const int *ranks, i
 
 API(int, Win_start, (MPI_Group group, int assert, MPI_Win win))
 {
+	const int *ranks;
 	struct group *g;
 	struct win *w;
-	int rc, *ranks;
+	int rc;
 
 	runtime_check("MPI_Win_start");
 	if (!(w = win_arg("MPI_Win_start", win, &rc)))
@@ -197,17 +217,18 @@ API(int, Win_start, (MPI_Group group, int assert, MPI_Win win))
 	if (w->start_group || w->nlocked || w->lock_all || win_leave_fence(w) < 0)
 		return win_err(w, "MPI_Win_start", MPI_ERR_RMA_SYNC, "win",
 			       "another access epoch is open");
-	if ((rc = win_group_arg(w, "MPI_Win_start", group, &g, &ranks)) != MPI_SUCCESS)
+	if ((rc = win_group_arg(w, "MPI_Win_start", 1, group, &g, &ranks)) != MPI_SUCCESS)
 		return rc;
 	/* the adversarial mode: return before the posts when every operation
 	 * waits for complete anyway; complete then waits for them */
 	if (!(assert & MPI_MODE_NOCHECK) && adv_on() && w->npriv == w->size) {
-		w->start_ranks = ranks;
-		ranks = NULL;
+		if (!(w->start_ranks = malloc(sizeof(int) * (size_t)(g->size + 1))))
+			return win_err(w, "MPI_Win_start", MPI_ERR_NO_MEM, NULL,
+				       "out of memory");
+		memcpy(w->start_ranks, ranks, sizeof(int) * (size_t)g->size);
 	} else if (!(assert & MPI_MODE_NOCHECK)) {
 		win_wait_posts(w, CALL_WIN_START, ranks, g->size);
 	}
-	free(ranks);
 	group_ref(g);
 	w->start_group = g;
 	return MPI_SUCCESS;

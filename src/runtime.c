@@ -201,6 +201,7 @@ static int runtime_init(const char *call, int required, int *argc, char ***argv)
 		runtime_die("%s: cannot report this rank's binding", call);
 	knobs_auto_oversub = runtime_oversubscribed(rt.size);
 	rt.spins = knobs_spins();
+	rt.yields = (unsigned)knobs_val[SHM_KNOB_YIELDS];
 	rt.progress_strong = knobs_val[SHM_KNOB_PROGRESS] == 1;
 	/* SERIALIZED is real: the library keeps no per-thread state */
 	rt.thread_level = required < MPI_THREAD_SERIALIZED ? required :

@@ -28,6 +28,7 @@ struct runtime {
 	struct shm_job_hdr *job;	/* == ctl_seg.base */
 	struct shm_rank_ctl *self;	/* this rank's control block */
 	unsigned spins;			/* spin rounds before a futex sleep */
+	unsigned yields;		/* then sched_yield rounds (SHMPI_YIELDS) */
 	int progress_strong;		/* SHMPI_PROGRESS=strong */
 };
 

@@ -21,6 +21,7 @@
 #include "coll.h"
 #include "comm.h"
 #include "errhandler.h"
+#include "group.h"
 #include "info.h"
 #include "knobs.h"
 #include "mem.h"
@@ -79,10 +80,9 @@ static void win_layout(struct win_shm *s, uint32_t n)
 	at = align_up(at + n * sizeof(struct win_shm_target), SHM_CACHE_LINE);
 	s->acc_off = at;
 	at = align_up(at + n * sizeof(struct win_shm_acc), SHM_CACHE_LINE);
-	s->post_off = at;
-	at = align_up(at + (size_t)n * n * sizeof(shm_atomic_u32), SHM_CACHE_LINE);
-	s->compl_off = at;
-	at = align_up(at + (size_t)n * n * sizeof(shm_atomic_u32), SHM_CACHE_LINE);
+	s->pscw_off = at;
+	s->pscw_stride = align_up(2 * (size_t)n * sizeof(shm_atomic_u32), SHM_CACHE_LINE);
+	at += n * s->pscw_stride;
 	s->dyn_off = at;
 	at = align_up(at + n * sizeof(struct win_dyn_table), SHM_CACHE_LINE);
 	s->stripe_off = at;
@@ -176,6 +176,11 @@ static void win_destroy(struct win *w)
 	free(w->posts_seen);
 	free(w->completes_expected);
 	free(w->start_ranks);
+	for (int i = 0; i < 2; i++) {
+		if (w->groups[i].g)
+			group_unref(w->groups[i].g);
+		free(w->groups[i].ranks);
+	}
 	free(w->locked);
 	free(w);
 }

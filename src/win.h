@@ -74,7 +74,7 @@ struct win_shm {
 	uint32_t nranks;
 	uint32_t flavor;
 	uint64_t size;			/* of the whole segment */
-	uint64_t tgt_off, acc_off, post_off, compl_off, dyn_off, stripe_off, data_off;
+	uint64_t tgt_off, acc_off, pscw_off, pscw_stride, dyn_off, stripe_off, data_off;
 	shm_atomic_u32 lock_waiters;	/* ranks waiting for a lock of it */
 	struct shm_grouplock all __attribute__((aligned(SHM_CACHE_LINE)));
 };
@@ -166,6 +166,10 @@ struct win {
 	int *start_ranks;	/* its members, when start did not wait for their
 				 * posts (the adversarial mode): complete does */
 	struct group *post_group;	/* MPI_Win_post's exposure epoch */
+	struct win_group_cache {	/* rma_active.c: post's [0], start's [1] */
+		struct group *g;	/* referenced */
+		int *ranks;		/* its members as ranks of the window */
+	} groups[2];
 	uint32_t *completes_expected;	/* [size] each origin's completes due, ever */
 	uint32_t *posts_seen;	/* [size] posts taken from each target, ever */
 	uint8_t *locked;	/* [size] enum win_lock_held */
@@ -195,18 +199,29 @@ static inline struct win_shm_acc *win_shm_acc(const struct win *w, int r)
 	return (struct win_shm_acc *)((char *)w->shm + w->shm->acc_off) + r;
 }
 
+/*
+ * The PSCW counts live in one row per rank, of the counts that rank raises:
+ * [0, n) the posts it made to each origin, [n, 2n) the epochs it completed
+ * to each target; rows start on cache lines.  Every line has one writer,
+ * and a rank that completes to a target and then posts to it (the usual
+ * exchange) changes one line, which the other side fetches once.
+ */
+static inline shm_atomic_u32 *win_shm_pscw_row(const struct win *w, int r)
+{
+	return (shm_atomic_u32 *)((char *)w->shm + w->shm->pscw_off +
+				  (size_t)r * w->shm->pscw_stride);
+}
+
 /* post[origin][target]: how many times target posted an epoch to origin. */
 static inline shm_atomic_u32 *win_shm_post(const struct win *w, int origin, int target)
 {
-	return (shm_atomic_u32 *)((char *)w->shm + w->shm->post_off) +
-	       (size_t)origin * (size_t)w->size + (size_t)target;
+	return win_shm_pscw_row(w, target) + origin;
 }
 
 /* compl[origin][target]: how many access epochs origin completed to target. */
 static inline shm_atomic_u32 *win_shm_compl(const struct win *w, int origin, int target)
 {
-	return (shm_atomic_u32 *)((char *)w->shm + w->shm->compl_off) +
-	       (size_t)origin * (size_t)w->size + (size_t)target;
+	return win_shm_pscw_row(w, origin) + w->size + target;
 }
 
 static inline struct win_dyn_table *win_shm_dyn(const struct win *w, int r)
