@@ -30,6 +30,7 @@ void shm_coll_init(struct shm_coll *c, uint32_t nmembers)
 	c->magic = SHM_COLL_MAGIC;
 	c->nmembers = nmembers;
 	c->slot_bytes = shm_coll_slot_bytes(nmembers);
+	shm_barrier_init(&c->barrier);
 }
 
 int shm_coll_check(const struct shm_coll *c, size_t mapped, uint32_t nmembers)

@@ -2,7 +2,7 @@
  * A collective area: the shared memory that the members of one group of
  * processes use to run collective operations on each other.
  *
- * It holds one slot per member.  A collective runs in steps
+ * It holds a barrier and one slot per member.  A collective runs in steps
  * that every member numbers alike (1, 2, ...).  In a step a member may
  * publish up to slot_bytes of data in its own slot: it first waits until
  * every reader of its previous publication has acknowledged it (`acks`
@@ -12,14 +12,13 @@
  * own memory, how many acknowledgements all its publications call for, so
  * neither counter is ever reset.
  *
- * The slot's first line also holds the flags of a dissemination barrier:
- * in round k (k = 0, 1, ... while 2^k < n) member m raises round[k] of
- * member m + 2^k (mod n) to the barrier's number and waits until its own
- * round[k] reaches it.  After the last round every member has heard, through
- * some chain, from every other: ceil(log2 n) one-way signals on the critical
- * path, one for two members, against two for a central counter.  The
- * numbers only grow, so a member a barrier ahead raising a flag early only
- * lets the other pass what it would pass anyway.
+ * The barrier: for more than two members a central one (shm/barrier.h),
+ * where every member sleeps at most once, which counts when ranks share
+ * CPUs.  Two members instead exchange flags: each raises the other's
+ * `arrived` (in the slot's first line) to the barrier's number and waits
+ * for its own, one one-way signal on the critical path against two.  The
+ * numbers only grow, so a member a barrier ahead raising the flag early
+ * only lets the other pass what it would pass anyway.
  *
  * The waiting itself is the caller's business (the MPI library keeps its
  * progress engine running); this file only lays the area out and says
@@ -32,16 +31,15 @@
 #include <stdint.h>
 
 #include "atomic.h"
+#include "barrier.h"
 
 #define SHM_COLL_MAGIC 0x6c6c6f63696d6873ULL /* "shmicoll" */
-
-/* dissemination rounds: up to 4096 members (shmrun's limit) */
-#define SHM_COLL_ROUNDS 12
 
 struct shm_coll_slot {
 	shm_atomic_u64 seq;	/* the last step published here */
 	shm_atomic_u64 acks;	/* reads of this slot, ever */
-	shm_atomic_u32 round[SHM_COLL_ROUNDS];	/* barrier flags, see above */
+	shm_atomic_u32 arrived;	/* two members: the other's barrier number */
+	char pad_[SHM_CACHE_LINE - 20];
 	char data[];
 };
 
@@ -53,6 +51,7 @@ struct shm_coll {
 	uint32_t nmembers;
 	uint32_t slot_bytes;
 	char pad_[SHM_CACHE_LINE - 16];
+	struct shm_barrier barrier;	/* more than two members */
 	/* nmembers slots of sizeof(struct shm_coll_slot) + slot_bytes follow */
 };
 
@@ -103,19 +102,17 @@ static inline void shm_coll_publish(struct shm_coll_slot *s, uint64_t step)
 	atomic_store_explicit(&s->seq, step, memory_order_release);
 }
 
-/* Barrier: raise member m's flag of round k to barrier number `seq`. */
-static inline void shm_coll_signal(struct shm_coll *c, uint32_t m, unsigned k,
-				   uint32_t seq)
+/* Two-member barrier: tell member m this member reached barrier `seq`. */
+static inline void shm_coll_arrive(struct shm_coll *c, uint32_t m, uint32_t seq)
 {
-	/* release: what the signaller did before is seen after the barrier */
-	atomic_store_explicit(&shm_coll_slot(c, m)->round[k], seq, memory_order_release);
+	/* release: what this member did before is seen after the barrier */
+	atomic_store_explicit(&shm_coll_slot(c, m)->arrived, seq, memory_order_release);
 }
 
-/* Barrier: whether member m's flag of round k has reached `seq`. */
-static inline int shm_coll_signalled(struct shm_coll *c, uint32_t m, unsigned k,
-				     uint32_t seq)
+/* Two-member barrier: whether member m has heard of barrier `seq`. */
+static inline int shm_coll_arrived(struct shm_coll *c, uint32_t m, uint32_t seq)
 {
-	uint32_t v = atomic_load_explicit(&shm_coll_slot(c, m)->round[k],
+	uint32_t v = atomic_load_explicit(&shm_coll_slot(c, m)->arrived,
 					  memory_order_acquire);
 
 	return (int32_t)(v - seq) >= 0;

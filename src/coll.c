@@ -74,32 +74,47 @@ void coll_slot_release(struct comm *c, int m)
 }
 
 struct barrier_wait {
-	struct shm_coll *coll;
-	uint32_t me;
-	unsigned round;
-	uint32_t seq;
+	struct comm *c;
+	uint32_t gen;	/* central: the generation to see pass; pair: our number */
 };
 
-static int barrier_signalled(void *arg)
+static int barrier_passed(void *arg)
 {
 	struct barrier_wait *w = arg;
 
-	return shm_coll_signalled(w->coll, w->me, w->round, w->seq);
+	return shm_barrier_passed(&w->c->coll->barrier, w->gen);
 }
 
-/* A dissemination barrier (shm/coll.h): signal member rank + 2^k, wait for
- * the signal of rank - 2^k, ceil(log2 size) rounds. */
+static int barrier_paired(void *arg)
+{
+	struct barrier_wait *w = arg;
+
+	return shm_coll_arrived(w->c->coll, (uint32_t)w->c->rank, w->gen);
+}
+
+/* The barrier of shm/coll.h: a flag exchange for two members, the central
+ * counter for more. */
 void coll_barrier(struct comm *c, enum call_id call)
 {
-	struct barrier_wait w = { c->coll, (uint32_t)c->rank, 0, ++c->barrier_seq };
+	struct barrier_wait w = { c, 0 };
 
-	for (int d = 1; d < c->size; d <<= 1, w.round++) {
-		int to = (c->rank + d) % c->size;
-
-		shm_coll_signal(c->coll, (uint32_t)to, w.round, w.seq);
-		progress_wake_rank(comm_world_rank(c, to));
-		coll_wait(c, call, WAIT_BARRIER, -1, barrier_signalled, &w);
+	if (c->size == 1)
+		return;
+	if (c->size == 2) {
+		w.gen = ++c->barrier_seq;
+		shm_coll_arrive(c->coll, (uint32_t)(1 - c->rank), w.gen);
+		progress_wake_rank(comm_world_rank(c, 1 - c->rank));
+		coll_wait(c, call, WAIT_BARRIER, -1, barrier_paired, &w);
+		return;
 	}
+	if (shm_barrier_arrive(&c->coll->barrier, (uint32_t)c->size, &w.gen)) {
+		/* the last to arrive wakes whoever sleeps in the barrier */
+		for (int m = 0; m < c->size; m++)
+			if (m != c->rank)
+				progress_wake_rank(comm_world_rank(c, m));
+		return;
+	}
+	coll_wait(c, call, WAIT_BARRIER, -1, barrier_passed, &w);
 }
 
 char *coll_allgather_packed(struct comm *c, enum call_id call, const void *buf,

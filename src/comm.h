@@ -53,7 +53,7 @@ struct comm {
 	struct shm_seg coll_seg;	/* its mapping, unless MPI_COMM_WORLD's */
 	uint64_t coll_seq;		/* collectives this member has begun */
 	uint64_t coll_acks;		/* acknowledgements its slot awaits, ever */
-	uint32_t barrier_seq;		/* barriers this member has begun */
+	uint32_t barrier_seq;		/* two members: barriers begun (coll.c) */
 };
 
 /* The job rank of member r of c (of its remote group, if an intercomm). */
