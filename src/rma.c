@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../shm/copy.h"
 #include "adversary.h"
 #include "api.h"
 #include "datatype.h"
@@ -179,6 +180,26 @@ static inline int rma_fast_private(struct win *w, int target, MPI_Aint disp,
 
 /* ---- put and get -------------------------------------------------------- */
 
+/*
+ * A copy of RMA_STREAM_MIN bytes or more to another place than the last
+ * such copy streams past the caches (shm/copy.h): a bandwidth run through a
+ * large window then moves half the memory traffic, while a copy repeated to
+ * one place (a latency loop, a buffer reused) stays in the cache.
+ */
+#define RMA_STREAM_MIN (512u << 10)
+
+static void *rma_stream_last;
+
+static void rma_copy_large(void *dst, const void *src, size_t bytes)
+{
+	if (dst == rma_stream_last) {
+		memcpy(dst, src, bytes);
+		return;
+	}
+	rma_stream_last = dst;
+	shm_copy_stream(dst, src, bytes);
+}
+
 /* A copy of the common small sizes without a call. */
 static inline __attribute__((always_inline)) void rma_move(void *dst, const void *src,
 							   size_t bytes)
@@ -232,6 +253,8 @@ rma_copy(const char *call, void *origin_addr, int origin_count,
 	struct win *w = win_get(win);
 	size_t esize, bytes;
 	char *addr;
+	void *dst;
+	const void *src;
 
 	if (!w || !origin_addr ||
 	    !(addr = rma_fast(w, target_rank, target_disp, origin_count, origin_datatype,
@@ -240,12 +263,15 @@ rma_copy(const char *call, void *origin_addr, int origin_count,
 					target_rank, target_disp, target_count,
 					target_datatype, win, to_target);
 	bytes = (size_t)origin_count * esize;
-	if (!to_target) {
-		rma_move(origin_addr, addr, bytes);
-		return MPI_SUCCESS;
-	}
-	rma_move(addr, origin_addr, bytes);
-	if (bytes >= SHM_NT_MIN)	/* flush's fence leaves these (shm/atomic.h) */
+	dst = to_target ? addr : origin_addr;
+	src = to_target ? origin_addr : addr;
+	if (bytes >= RMA_STREAM_MIN)
+		rma_copy_large(dst, src, bytes);
+	else
+		rma_move(dst, src, bytes);
+	/* glibc's memcpy may store non-temporally, which flush's fence leaves
+	 * unordered (shm/atomic.h) */
+	if (to_target && bytes >= SHM_NT_MIN)
 		shm_nt_fence();
 	return MPI_SUCCESS;
 }

@@ -3,7 +3,7 @@
 # contention, locks, epoch and range errors.
 . "$SHMPI_TOP/tests/lib.sh"
 
-want="ok modes ok atomicity ok exclusive ok shared ok create ok derived ok errors"
+want="ok modes ok large ok atomicity ok exclusive ok shared ok create ok derived ok errors"
 for n in 1 2 3 8; do
 	run_job "$TMP/out" "$TMP/err" -- -n $n --timeout 120 "$PROGS/rma_basic"
 	expect_eq "rma_basic -n $n exit ($(cat "$TMP/err"))" "$rc" 0

@@ -80,6 +80,49 @@ static void test_put_get_modes(void)
 	CHECK(win == MPI_WIN_NULL);
 }
 
+/*
+ * Large puts and gets (shmpi streams copies of 512 KiB or more to a new
+ * place past the caches, and copies again to the same place plainly):
+ * 1 MiB and a bit to the next rank at an odd displacement, twice to one
+ * place and once to another, then read back, and seen by the target.
+ */
+static void test_large(void)
+{
+	const size_t big = (1u << 20) + 77;
+	const MPI_Aint at[3] = { 3, 3, (MPI_Aint)big + 1000 };
+	int to = (rank + 1) % size, from = (rank + size - 1) % size;
+	unsigned char *v = malloc(big), *got = malloc(big), *base;
+	MPI_Win win;
+
+	CHECK(v && got);
+	CHECK_MPI(tu_win_allocate(2 * (MPI_Aint)big + 2048, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+				   &base, &win));
+	memset(base, 0xee, 2 * big + 2048);
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, to, 0, win));
+	for (int k = 0; k < 3; k++) {
+		for (size_t i = 0; i < big; i++)
+			v[i] = (unsigned char)(i * 31 + (size_t)rank * 7 + (size_t)k);
+		CHECK_MPI(MPI_Put(v, (int)big, MPI_BYTE, to, at[k], (int)big, MPI_BYTE, win));
+		CHECK_MPI(MPI_Win_flush(to, win));
+		memset(got, 0, big);
+		CHECK_MPI(MPI_Get(got, (int)big, MPI_BYTE, to, at[k], (int)big, MPI_BYTE, win));
+		CHECK_MPI(MPI_Win_flush(to, win));
+		CHECK(memcmp(got, v, big) == 0);
+	}
+	CHECK_MPI(MPI_Win_unlock(to, win));
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	/* what the origin wrote last to each place, and nothing around it */
+	for (size_t i = 0; i < big; i++) {
+		CHECK(base[3 + i] == (unsigned char)(i * 31 + (size_t)from * 7 + 1));
+		CHECK(base[big + 1000 + i] == (unsigned char)(i * 31 + (size_t)from * 7 + 2));
+	}
+	CHECK(base[2] == 0xee && base[big + 999] == 0xee && base[2 * big + 1000] == 0xee);
+	CHECK_MPI(MPI_Win_free(&win));
+	free(v);
+	free(got);
+}
+
 /* Contention: everybody accumulates on rank 0's elements; totals exact. */
 static void test_atomicity(void)
 {
@@ -371,6 +414,7 @@ int main(int argc, char **argv)
 	rank = tu_rank;
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	TU_RUN("modes", test_put_get_modes);
+	TU_RUN("large", test_large);
 	TU_RUN("atomicity", test_atomicity);
 	TU_RUN("exclusive", test_exclusive_lock);
 	TU_RUN("shared", test_shared);

@@ -1,0 +1,17 @@
+/*
+ * Copies that stream: non-temporal stores, which write whole lines to
+ * memory without reading them first and without filling the caches.  For
+ * a large copy to a place the caches do not hold (a new part of a big
+ * window), that halves the memory traffic; for a place copied to again and
+ * again, which stays in the cache, plain memcpy is faster.  shm_copy_stream
+ * ends with a store fence, so what it wrote is ordered before the caller's
+ * later stores like any other store.
+ */
+#ifndef SHM_COPY_H
+#define SHM_COPY_H
+
+#include <stddef.h>
+
+void shm_copy_stream(void *dst, const void *src, size_t n);
+
+#endif
