@@ -67,20 +67,21 @@ static void lock_wait(struct win *w, enum call_id call, struct lock_wait *l)
 	state_block(call, WAIT_WIN_LOCK, l->target < 0 ? -1 :
 		    comm_world_rank(w->comm, l->target), l->kind, w->comm->ctx);
 	/* seq_cst: our published state before the count; pairs with the
-	 * fence in win_lock_released() */
+	 * look at it in win_lock_released() */
 	atomic_fetch_add_explicit(&w->shm->lock_waiters, 1, memory_order_seq_cst);
 	progress_wait(lock_granted, l);
 	atomic_fetch_sub_explicit(&w->shm->lock_waiters, 1, memory_order_relaxed);
 	state_unblock(call);
 }
 
-/* After releasing a lock: wake the ranks that wait for one of this window. */
+/* After releasing a lock (with a seq_cst read-modify-write, as every
+ * unlock of shm/rwlock.h is): wake the ranks that wait for one of this
+ * window. */
 static void win_lock_released(struct win *w)
 {
-	/* seq_cst: the release before our look at the count; pairs with the
-	 * increment in lock_wait() */
-	shm_fence();
-	if (atomic_load_explicit(&w->shm->lock_waiters, memory_order_relaxed) == 0)
+	/* seq_cst after the seq_cst release: one of them sees the other, the
+	 * release or the increment in lock_wait() */
+	if (atomic_load_explicit(&w->shm->lock_waiters, memory_order_seq_cst) == 0)
 		return;
 	for (int r = 0; r < w->size; r++) {
 		int world = comm_world_rank(w->comm, r);
@@ -105,9 +106,20 @@ static int lock_conflict(struct win *w)
 
 API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
 {
-	struct win *w;
+	struct win *w = win_get(win);
 	int rc;
 
+	/* the common case in a few instructions: a shared lock of a target on
+	 * the direct path, no epoch open to it, no fence or PSCW epoch */
+	if (rt.phase == RUNTIME_ACTIVE && w && lock_type == MPI_LOCK_SHARED && !assert &&
+	    (unsigned)rank < (unsigned)w->size && !w->locked[rank] && !w->lock_all &&
+	    !w->no_locks && !w->start_group && !w->fence_on &&
+	    w->t[rank].ops == &win_ops_direct) {
+		rma_direct_lock(w, rank, MPI_LOCK_SHARED);
+		w->locked[rank] = WIN_LOCKED_SHARED;
+		w->nlocked++;
+		return MPI_SUCCESS;
+	}
 	runtime_check("MPI_Win_lock");
 	if (!(w = win_arg("MPI_Win_lock", win, &rc)))
 		return rc;
@@ -162,8 +174,8 @@ void rma_direct_lock(struct win *w, int rank, int lock_type)
 
 void rma_direct_unlock(struct win *w, int rank)
 {
-	/* our operations are complete; the release below publishes them */
-	shm_fence();
+	/* our operations are complete; the unlock's seq_cst read-modify-write
+	 * publishes them and fences (MPI_MODE_NOCHECK: the fence alone) */
 	switch (w->locked[rank]) {
 	case WIN_LOCKED_SHARED:
 		shm_rwlock_read_unlock(&win_shm_target(w, rank)->lock);
@@ -177,6 +189,7 @@ void rma_direct_unlock(struct win *w, int rank)
 		win_lock_released(w);
 		break;
 	default:
+		shm_fence();
 		break;
 	}
 }
@@ -193,9 +206,18 @@ void rma_direct_flush(struct win *w, int rank, enum call_id call)
 
 API(int, Win_unlock, (int rank, MPI_Win win))
 {
-	struct win *w;
+	struct win *w = win_get(win);
 	int rc;
 
+	/* the common case: a shared lock of a target on the direct path */
+	if (rt.phase == RUNTIME_ACTIVE && w && (unsigned)rank < (unsigned)w->size &&
+	    w->locked[rank] == WIN_LOCKED_SHARED && w->t[rank].ops == &win_ops_direct) {
+		shm_rwlock_read_unlock(&win_shm_target(w, rank)->lock);
+		win_lock_released(w);
+		w->locked[rank] = WIN_UNLOCKED;
+		w->nlocked--;
+		return MPI_SUCCESS;
+	}
 	runtime_check("MPI_Win_unlock");
 	if (!(w = win_arg("MPI_Win_unlock", win, &rc)))
 		return rc;
@@ -253,10 +275,12 @@ API(int, Win_unlock_all, (MPI_Win win))
 			       "MPI_Win_lock_all was not called");
 	if (w->npriv)
 		rma_pkt_unlock_all(w);
-	shm_fence();
+	/* as in rma_direct_unlock: the unlock fences, or the fence alone */
 	if (w->lock_all == 1) {
 		shm_grouplock_unlock(&w->shm->all, SHM_GROUP_A);
 		win_lock_released(w);
+	} else {
+		shm_fence();
 	}
 	w->lock_all = 0;
 	return MPI_SUCCESS;
