@@ -5,6 +5,9 @@
  * so the data needs the sender's engine chunk by chunk.
  *   p2p_progress [test]
  */
+#include <stdatomic.h>
+#include <time.h>
+
 #include "testutil.h"
 
 #define BIG ((size_t)8 << 20)
@@ -120,34 +123,64 @@ static int strong_progress(void)
 	return flag && !strcmp(value, "strong");
 }
 
+/* Seconds since the first call (the test's own clock, not MPI_Wtime:
+ * the sender must make no MPI call while it computes). */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* While the sender computes outside MPI, its message does not move under
  * weak progress: the receive ends only after the sender calls MPI again.
- * Under strong progress it arrives while the sender still computes. */
+ * Under strong progress it arrives while the sender still computes.  The
+ * receiver raises a flag in shared memory once its receive is done, and the
+ * sender, computing, watches it (plain loads, no MPI call): under weak
+ * progress it must stay down for the whole second the sender computes,
+ * under strong progress it must come up long before ten seconds, however
+ * slowly a loaded machine schedules the two ranks. */
 static void test_outside_mpi(void)
 {
 	unsigned char *b = malloc(BIG);
 	int strong = strong_progress();
+	double limit = strong ? 10.0 : 1.0;
+	MPI_Aint flag_size = rank == 0 ? (MPI_Aint)sizeof(int) : 0;
+	_Atomic int *flag;
+	MPI_Win win;
 
+	CHECK_MPI(MPI_Win_allocate_shared(flag_size, (int)sizeof(int), MPI_INFO_NULL,
+					  MPI_COMM_WORLD, &flag, &win));
+	if (rank != 0) {
+		MPI_Aint qsize;
+		int disp;
+
+		CHECK_MPI(MPI_Win_shared_query(win, 0, &qsize, &disp, &flag));
+	} else {
+		atomic_store(flag, 0);
+	}
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 	if (rank == 0) {
 		MPI_Request req;
+		double end;
+		int seen = 0;
 
 		tu_fill(b, BIG, 0, 6);
-		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 		CHECK_MPI(MPI_Isend(b, (int)BIG, MPI_BYTE, 1, 6, MPI_COMM_WORLD, &req));
-		tu_sleep_ms(1000);	/* "computing" */
+		/* "computing" */
+		end = now_s() + limit;
+		while (!(seen = atomic_load(flag)) && now_s() < end)
+			tu_sleep_ms(1);
+		CHECK(strong ? seen : !seen);
 		CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-	} else {
-		double t0;
-
-		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
-		t0 = MPI_Wtime();
-		if (rank == 1) {
-			CHECK_MPI(MPI_Recv(b, (int)BIG, MPI_BYTE, 0, 6, MPI_COMM_WORLD,
-					   MPI_STATUS_IGNORE));
-			CHECK(strong ? MPI_Wtime() - t0 < 0.8 : MPI_Wtime() - t0 > 0.9);
-			CHECK(tu_verify(b, BIG, 0, 6));
-		}
+	} else if (rank == 1) {
+		CHECK_MPI(MPI_Recv(b, (int)BIG, MPI_BYTE, 0, 6, MPI_COMM_WORLD,
+				   MPI_STATUS_IGNORE));
+		atomic_store(flag, 1);
+		CHECK(tu_verify(b, BIG, 0, 6));
 	}
+	CHECK_MPI(MPI_Win_free(&win));
 	free(b);
 }
 
