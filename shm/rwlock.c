@@ -102,15 +102,15 @@ static void pair_arrived(shm_atomic_u64 *word, unsigned half, uint64_t prev)
 	atomic_fetch_sub_explicit(word, guard, memory_order_relaxed);
 }
 
-/* Add one arrival to a half; returns the word as it was before. */
-static uint64_t pair_arrive(shm_atomic_u64 *word, unsigned half)
+void shm_pair_wrapped_(shm_atomic_u64 *word, unsigned half, uint64_t prev)
 {
-	/* relaxed: the ticket's value is all that matters (see top of file) */
-	uint64_t prev = atomic_fetch_add_explicit(word, pair_one(half),
-						  memory_order_relaxed);
-
 	pair_arrived(word, half, prev);
-	return prev;
+}
+
+/* Add one arrival to a half; returns the word as it was before. */
+static inline uint64_t pair_arrive(shm_atomic_u64 *word, unsigned half)
+{
+	return shm_pair_arrive_(word, half);
 }
 
 /* ------------------------------------------------------------------ */

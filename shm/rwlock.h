@@ -109,6 +109,43 @@ int shm_rwlock_write_ready(struct shm_rwlock *l, uint32_t ticket);
 void shm_rwlock_write_wait(struct shm_rwlock *l, uint32_t ticket, unsigned spins);
 
 /*
+ * The uncontended shared lock in a few instructions, for callers on a hot
+ * path: the same protocol as read_begin + read_ready and read_unlock, with
+ * only the rare parts (a wrapping arrival counter, a sleeping writer) out of
+ * line.  shm_rwlock_read_enter takes a ticket into *ticket and says whether
+ * it is granted at once; if not, the caller waits for it as for any other.
+ */
+void shm_pair_wrapped_(shm_atomic_u64 *word, unsigned half, uint64_t prev);
+
+/* One arrival in half `half` (0: low, 1: high) of a word of two arrival
+ * counters (see rwlock.c); returns the word as it was. */
+static inline uint64_t shm_pair_arrive_(shm_atomic_u64 *word, unsigned half)
+{
+	unsigned shift = half ? 32 : 0;
+	/* relaxed: only the ticket's value matters (see rwlock.c) */
+	uint64_t prev = atomic_fetch_add_explicit(word, 1ull << shift, memory_order_relaxed);
+
+	if (__builtin_expect(((uint32_t)(prev >> shift) & 0x7fffffffu) == 0x7fffffffu, 0))
+		shm_pair_wrapped_(word, half, prev);
+	return prev;
+}
+
+static inline int shm_rwlock_read_enter(struct shm_rwlock *l, uint32_t *ticket)
+{
+	uint64_t prev = shm_pair_arrive_(&l->issued, 0);
+	/* acquire: as in read_ready */
+	uint32_t wd = atomic_load_explicit(&l->writers_done.value, memory_order_acquire);
+
+	*ticket = (uint32_t)(prev >> 32) & 0x7fffffffu;
+	return ((wd - 2 * *ticket) & 0x7fffffffu) == 0;
+}
+
+static inline void shm_rwlock_read_leave(struct shm_rwlock *l)
+{
+	shm_waitword_bump(&l->all_done, 1);	/* as read_unlock */
+}
+
+/*
  * A snapshot for the watchdog, without locking: the counters as they were
  * at one instant (re-read until they hold still, a few times at most).  A
  * writer between the two steps of its unlock shows as one reader too many.
@@ -163,5 +200,23 @@ void shm_grouplock_wait(struct shm_grouplock *g, enum shm_group_kind kind,
 /* A snapshot for the watchdog (same caveats as shm_rwlock_state). */
 void shm_grouplock_state(const struct shm_grouplock *g,
 			 struct shm_grouplock_snapshot *out);
+
+
+/* The uncontended group lock of kind A, as shm_rwlock_read_enter/leave. */
+static inline int shm_grouplock_enter_a(struct shm_grouplock *g, uint32_t *ticket)
+{
+	uint64_t prev = shm_pair_arrive_(&g->issued, SHM_GROUP_A);
+	/* acquire: as in shm_grouplock_ready */
+	uint32_t done = atomic_load_explicit(&g->done[SHM_GROUP_B].value,
+					     memory_order_acquire);
+
+	*ticket = (uint32_t)(prev >> 32) & 0x7fffffffu;
+	return ((done - *ticket) & 0x7fffffffu) == 0;
+}
+
+static inline void shm_grouplock_leave_a(struct shm_grouplock *g)
+{
+	shm_waitword_bump(&g->done[SHM_GROUP_A], 1);	/* as shm_grouplock_unlock */
+}
 
 #endif

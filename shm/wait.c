@@ -36,15 +36,6 @@ void shm_waitword_wake(struct shm_waitword *w)
 		shm_futex_wake(&w->value, INT_MAX);
 }
 
-uint32_t shm_waitword_bump(struct shm_waitword *w, uint32_t add)
-{
-	uint32_t now = atomic_fetch_add_explicit(&w->value, add,
-						 memory_order_seq_cst) + add;
-
-	shm_waitword_wake(w);
-	return now;
-}
-
 void shm_waitword_sleep_unless(struct shm_waitword *w, int (*ready)(void *),
 			       void *arg)
 {

@@ -25,7 +25,15 @@ uint32_t shm_waitword_wait(struct shm_waitword *w, uint32_t old, unsigned spins)
 void shm_waitword_wake(struct shm_waitword *w);
 
 /* Add to the value and wake every sleeper; returns the new value. */
-uint32_t shm_waitword_bump(struct shm_waitword *w, uint32_t add);
+static inline uint32_t shm_waitword_bump(struct shm_waitword *w, uint32_t add)
+{
+	uint32_t now = atomic_fetch_add_explicit(&w->value, add, memory_order_seq_cst) + add;
+
+	/* seq_cst: as in shm_waitword_wake, whose system call stays out of line */
+	if (atomic_load_explicit(&w->sleepers, memory_order_seq_cst) != 0)
+		shm_waitword_wake(w);
+	return now;
+}
 
 /*
  * Doorbell use: the waiter's condition lives elsewhere (a ring has a record,

@@ -9,6 +9,8 @@ struct handle_table handle_tables[HANDLE_NKINDS];
 void handle_set_builtin(enum handle_kind kind, unsigned index, void *obj)
 {
 	handle_tables[kind].builtin[index] = obj;
+	handle_tables[kind].last = 0;
+	handle_tables[kind].last_obj = NULL;
 }
 
 static int table_grow(struct handle_table *t)
@@ -72,6 +74,10 @@ void handle_release(int h)
 	struct handle_table *t = &handle_tables[kind];
 	uint32_t slot = (unsigned)h & HANDLE_SLOT_MASK;
 
+	if (t->last == (unsigned)h) {
+		t->last = 0;
+		t->last_obj = NULL;
+	}
 	t->objs[slot] = NULL;
 	t->gens[slot] = (uint8_t)((t->gens[slot] + 1) & HANDLE_GEN_MASK);
 	t->free[(t->free_head + t->nfree) % t->cap] = slot;

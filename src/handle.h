@@ -48,6 +48,8 @@ struct handle_table {
 	uint32_t *free;		/* ring of released slots, oldest first */
 	uint32_t free_head;
 	uint32_t nfree;
+	uint32_t last;		/* handle_get_last: the handle it resolved last */
+	void *last_obj;		/* and its object (0 and NULL: none) */
 };
 
 extern struct handle_table handle_tables[HANDLE_NKINDS];
@@ -85,6 +87,27 @@ static inline void *handle_get(int h, enum handle_kind kind)
 	    t->gens[slot] != (u >> HANDLE_GEN_SHIFT & HANDLE_GEN_MASK))
 		return NULL;
 	return t->objs[slot];
+}
+
+/*
+ * handle_get with a one-entry memory per kind, for the hot calls that pass
+ * the same handle again and again (RMA on one window).  handle_release and
+ * handle_set_builtin forget it.  Application thread only: the progress
+ * thread must not resolve handles through it.
+ */
+static inline void *handle_get_last(int h, enum handle_kind kind)
+{
+	struct handle_table *t = &handle_tables[kind];
+	void *obj;
+
+	if ((unsigned)h == t->last)
+		return t->last_obj;
+	obj = handle_get(h, kind);
+	if (obj) {
+		t->last = (unsigned)h;
+		t->last_obj = obj;
+	}
+	return obj;
 }
 
 /* Register a predefined object under handle_builtin(kind, index). */

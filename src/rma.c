@@ -243,12 +243,16 @@ rma_copy_general(const char *call, struct win *w, void *origin_addr, int origin_
 	return a.w->t[a.target].ops->copy(&a, origin_addr, to_target);
 }
 
-/* Put (to_target) or get: a copy between the origin buffer and the target,
- * the common case inline in the API call. */
+/*
+ * Put (to_target) or get: a copy between the origin buffer and the target,
+ * the common case inline in the API call.  Returns -1 when the call needs
+ * the general path, which the API call then enters as a sibling call with
+ * its own arguments: the fast path keeps no frame of its own.
+ */
 static inline __attribute__((always_inline)) int
-rma_copy(const char *call, void *origin_addr, int origin_count,
-	 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-	 int target_count, MPI_Datatype target_datatype, MPI_Win win, int to_target)
+rma_copy(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	 int target_rank, MPI_Aint target_disp, int target_count,
+	 MPI_Datatype target_datatype, MPI_Win win, int to_target)
 {
 	struct win *w = win_get(win);
 	size_t esize, bytes;
@@ -256,12 +260,10 @@ rma_copy(const char *call, void *origin_addr, int origin_count,
 	void *dst;
 	const void *src;
 
-	if (!w || !origin_addr ||
+	if (rt.phase != RUNTIME_ACTIVE || !w || !origin_addr ||
 	    !(addr = rma_fast(w, target_rank, target_disp, origin_count, origin_datatype,
 			      target_count, target_datatype, &esize)))
-		return rma_copy_general(call, w, origin_addr, origin_count, origin_datatype,
-					target_rank, target_disp, target_count,
-					target_datatype, win, to_target);
+		return -1;
 	bytes = (size_t)origin_count * esize;
 	dst = to_target ? addr : origin_addr;
 	src = to_target ? origin_addr : addr;
@@ -274,6 +276,42 @@ rma_copy(const char *call, void *origin_addr, int origin_count,
 	if (to_target && bytes >= SHM_NT_MIN)
 		shm_nt_fence();
 	return MPI_SUCCESS;
+}
+
+/* The same for calls named `call` that take no sibling-call shortcut. */
+static int rma_copy_named(const char *call, void *origin_addr, int origin_count,
+			  MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+			  int target_count, MPI_Datatype target_datatype, MPI_Win win,
+			  int to_target)
+{
+	if (rma_copy(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+		     target_count, target_datatype, win, to_target) == MPI_SUCCESS)
+		return MPI_SUCCESS;
+	return rma_copy_general(call, win_get(win), origin_addr, origin_count,
+				origin_datatype, target_rank, target_disp, target_count,
+				target_datatype, win, to_target);
+}
+
+static __attribute__((noinline)) int
+put_general(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	    int target_rank, MPI_Aint target_disp, int target_count,
+	    MPI_Datatype target_datatype, MPI_Win win)
+{
+	runtime_check("MPI_Put");
+	return rma_copy_general("MPI_Put", win_get(win), (void *)origin_addr, origin_count,
+				origin_datatype, target_rank, target_disp, target_count,
+				target_datatype, win, 1);
+}
+
+static __attribute__((noinline)) int
+get_general(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	    int target_rank, MPI_Aint target_disp, int target_count,
+	    MPI_Datatype target_datatype, MPI_Win win)
+{
+	runtime_check("MPI_Get");
+	return rma_copy_general("MPI_Get", win_get(win), origin_addr, origin_count,
+				origin_datatype, target_rank, target_disp, target_count,
+				target_datatype, win, 0);
 }
 
 static int direct_copy(struct rma_args *a, void *obuf, int to_target)
@@ -298,18 +336,22 @@ API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_da
 	       int target_rank, MPI_Aint target_disp, int target_count,
 	       MPI_Datatype target_datatype, MPI_Win win))
 {
-	runtime_check("MPI_Put");
-	return rma_copy("MPI_Put", (void *)origin_addr, origin_count, origin_datatype,
-			target_rank, target_disp, target_count, target_datatype, win, 1);
+	if (rma_copy((void *)origin_addr, origin_count, origin_datatype, target_rank,
+		     target_disp, target_count, target_datatype, win, 1) == MPI_SUCCESS)
+		return MPI_SUCCESS;
+	return put_general(origin_addr, origin_count, origin_datatype, target_rank,
+			   target_disp, target_count, target_datatype, win);
 }
 
 API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 	       int target_rank, MPI_Aint target_disp, int target_count,
 	       MPI_Datatype target_datatype, MPI_Win win))
 {
-	runtime_check("MPI_Get");
-	return rma_copy("MPI_Get", origin_addr, origin_count, origin_datatype, target_rank,
-			target_disp, target_count, target_datatype, win, 0);
+	if (rma_copy(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+		     target_count, target_datatype, win, 0) == MPI_SUCCESS)
+		return MPI_SUCCESS;
+	return get_general(origin_addr, origin_count, origin_datatype, target_rank,
+			   target_disp, target_count, target_datatype, win);
 }
 
 /* ---- accumulates -------------------------------------------------------- */
@@ -732,7 +774,7 @@ API(int, Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_d
 	runtime_check("MPI_Rput");
 	rc = rma_check_passive("MPI_Rput", win, target_rank, request);
 	if (rc == MPI_SUCCESS)
-		rc = rma_copy("MPI_Rput", (void *)origin_addr, origin_count,
+		rc = rma_copy_named("MPI_Rput", (void *)origin_addr, origin_count,
 			      origin_datatype, target_rank, target_disp, target_count,
 			      target_datatype, win, 1);
 	return rma_request("MPI_Rput", win, target_rank, request, rc);
@@ -747,7 +789,7 @@ API(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatyp
 	runtime_check("MPI_Rget");
 	rc = rma_check_passive("MPI_Rget", win, target_rank, request);
 	if (rc == MPI_SUCCESS)
-		rc = rma_copy("MPI_Rget", origin_addr, origin_count, origin_datatype,
+		rc = rma_copy_named("MPI_Rget", origin_addr, origin_count, origin_datatype,
 			      target_rank, target_disp, target_count, target_datatype, win,
 			      0);
 	return rma_request("MPI_Rget", win, target_rank, request, rc);

@@ -77,12 +77,8 @@ static void lock_wait(struct win *w, enum call_id call, struct lock_wait *l)
 /* After releasing a lock (with a seq_cst read-modify-write, as every
  * unlock of shm/rwlock.h is): wake the ranks that wait for one of this
  * window. */
-static void win_lock_released(struct win *w)
+static __attribute__((noinline)) void wake_lock_waiters(struct win *w)
 {
-	/* seq_cst after the seq_cst release: one of them sees the other, the
-	 * release or the increment in lock_wait() */
-	if (atomic_load_explicit(&w->shm->lock_waiters, memory_order_seq_cst) == 0)
-		return;
 	for (int r = 0; r < w->size; r++) {
 		int world = comm_world_rank(w->comm, r);
 		struct shm_rank_state *s = &shm_job_rank(rt.job, world)->state;
@@ -92,6 +88,14 @@ static void win_lock_released(struct win *w)
 		    atomic_load_explicit(&s->ctx, memory_order_relaxed) == w->comm->ctx)
 			progress_wake_rank(world);
 	}
+}
+
+static inline void win_lock_released(struct win *w)
+{
+	/* seq_cst after the seq_cst release: one of them sees the other, the
+	 * release or the increment in lock_wait() */
+	if (atomic_load_explicit(&w->shm->lock_waiters, memory_order_seq_cst) != 0)
+		wake_lock_waiters(w);
 }
 
 /* Whether another epoch keeps a lock from beginning (fence epochs without
@@ -104,22 +108,12 @@ static int lock_conflict(struct win *w)
 	return 0;
 }
 
-API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
+static __attribute__((noinline)) int
+win_lock_general(int lock_type, int rank, int assert, MPI_Win win)
 {
-	struct win *w = win_get(win);
+	struct win *w;
 	int rc;
 
-	/* the common case in a few instructions: a shared lock of a target on
-	 * the direct path, no epoch open to it, no fence or PSCW epoch */
-	if (rt.phase == RUNTIME_ACTIVE && w && lock_type == MPI_LOCK_SHARED && !assert &&
-	    (unsigned)rank < (unsigned)w->size && !w->locked[rank] && !w->lock_all &&
-	    !w->no_locks && !w->start_group && !w->fence_on &&
-	    w->t[rank].ops == &win_ops_direct) {
-		rma_direct_lock(w, rank, MPI_LOCK_SHARED);
-		w->locked[rank] = WIN_LOCKED_SHARED;
-		w->nlocked++;
-		return MPI_SUCCESS;
-	}
 	runtime_check("MPI_Win_lock");
 	if (!(w = win_arg("MPI_Win_lock", win, &rc)))
 		return rc;
@@ -147,6 +141,34 @@ API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
 		w->locked[rank] = lock_type == MPI_LOCK_SHARED ? WIN_LOCKED_SHARED :
 				  WIN_LOCKED_EXCLUSIVE;
 	}
+	w->nlocked++;
+	return MPI_SUCCESS;
+}
+
+/* A waiting shared lock of a direct target, its ticket taken (Win_lock). */
+static __attribute__((noinline)) void lock_shared_wait(struct win *w, int rank,
+							 uint32_t ticket)
+{
+	struct lock_wait l = { w, rank, 0, ticket, 0 };
+
+	lock_wait(w, CALL_WIN_LOCK, &l);
+}
+
+API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
+{
+	struct win *w = win_get(win);
+	uint32_t ticket;
+
+	/* the common case in a few instructions: a shared lock of a target on
+	 * the direct path, no epoch open to it, no fence or PSCW epoch */
+	if (rt.phase != RUNTIME_ACTIVE || !w || lock_type != MPI_LOCK_SHARED || assert ||
+	    (unsigned)rank >= (unsigned)w->size || w->locked[rank] || w->lock_all ||
+	    w->no_locks || w->start_group || w->fence_on ||
+	    w->t[rank].ops != &win_ops_direct)
+		return win_lock_general(lock_type, rank, assert, win);
+	if (!shm_rwlock_read_enter(&win_shm_target(w, rank)->lock, &ticket))
+		lock_shared_wait(w, rank, ticket);
+	w->locked[rank] = WIN_LOCKED_SHARED;
 	w->nlocked++;
 	return MPI_SUCCESS;
 }
@@ -204,20 +226,11 @@ void rma_direct_flush(struct win *w, int rank, enum call_id call)
 	shm_fence();
 }
 
-API(int, Win_unlock, (int rank, MPI_Win win))
+static __attribute__((noinline)) int win_unlock_general(int rank, MPI_Win win)
 {
-	struct win *w = win_get(win);
+	struct win *w;
 	int rc;
 
-	/* the common case: a shared lock of a target on the direct path */
-	if (rt.phase == RUNTIME_ACTIVE && w && (unsigned)rank < (unsigned)w->size &&
-	    w->locked[rank] == WIN_LOCKED_SHARED && w->t[rank].ops == &win_ops_direct) {
-		shm_rwlock_read_unlock(&win_shm_target(w, rank)->lock);
-		win_lock_released(w);
-		w->locked[rank] = WIN_UNLOCKED;
-		w->nlocked--;
-		return MPI_SUCCESS;
-	}
 	runtime_check("MPI_Win_unlock");
 	if (!(w = win_arg("MPI_Win_unlock", win, &rc)))
 		return rc;
@@ -233,7 +246,22 @@ API(int, Win_unlock, (int rank, MPI_Win win))
 	return MPI_SUCCESS;
 }
 
-API(int, Win_lock_all, (int assert, MPI_Win win))
+API(int, Win_unlock, (int rank, MPI_Win win))
+{
+	struct win *w = win_get(win);
+
+	/* the common case: a shared lock of a target on the direct path */
+	if (rt.phase != RUNTIME_ACTIVE || !w || (unsigned)rank >= (unsigned)w->size ||
+	    w->locked[rank] != WIN_LOCKED_SHARED || w->t[rank].ops != &win_ops_direct)
+		return win_unlock_general(rank, win);
+	shm_rwlock_read_leave(&win_shm_target(w, rank)->lock);
+	win_lock_released(w);
+	w->locked[rank] = WIN_UNLOCKED;
+	w->nlocked--;
+	return MPI_SUCCESS;
+}
+
+static __attribute__((noinline)) int win_lock_all_general(int assert, MPI_Win win)
 {
 	struct lock_wait l;
 	struct win *w;
@@ -262,7 +290,30 @@ API(int, Win_lock_all, (int assert, MPI_Win win))
 	return MPI_SUCCESS;
 }
 
-API(int, Win_unlock_all, (MPI_Win win))
+/* A waiting lock_all, its ticket taken (Win_lock_all). */
+static __attribute__((noinline)) void lock_all_wait(struct win *w, uint32_t ticket)
+{
+	struct lock_wait l = { w, -1, 2, ticket, 0 };
+
+	lock_wait(w, CALL_WIN_LOCK_ALL, &l);
+}
+
+API(int, Win_lock_all, (int assert, MPI_Win win))
+{
+	struct win *w = win_get(win);
+	uint32_t ticket;
+
+	/* the common case: no other epoch, no assertion */
+	if (rt.phase != RUNTIME_ACTIVE || !w || assert || w->no_locks || w->lock_all ||
+	    w->nlocked || w->start_group || w->fence_on)
+		return win_lock_all_general(assert, win);
+	if (!shm_grouplock_enter_a(&w->shm->all, &ticket))
+		lock_all_wait(w, ticket);
+	w->lock_all = 1;
+	return MPI_SUCCESS;
+}
+
+static __attribute__((noinline)) int win_unlock_all_general(MPI_Win win)
 {
 	struct win *w;
 	int rc;
@@ -277,11 +328,24 @@ API(int, Win_unlock_all, (MPI_Win win))
 		rma_pkt_unlock_all(w);
 	/* as in rma_direct_unlock: the unlock fences, or the fence alone */
 	if (w->lock_all == 1) {
-		shm_grouplock_unlock(&w->shm->all, SHM_GROUP_A);
+		shm_grouplock_leave_a(&w->shm->all);
 		win_lock_released(w);
 	} else {
 		shm_fence();
 	}
+	w->lock_all = 0;
+	return MPI_SUCCESS;
+}
+
+API(int, Win_unlock_all, (MPI_Win win))
+{
+	struct win *w = win_get(win);
+
+	/* the common case: a lock_all of direct targets only */
+	if (rt.phase != RUNTIME_ACTIVE || !w || w->lock_all != 1 || w->npriv)
+		return win_unlock_all_general(win);
+	shm_grouplock_leave_a(&w->shm->all);
+	win_lock_released(w);
 	w->lock_all = 0;
 	return MPI_SUCCESS;
 }
@@ -332,6 +396,13 @@ API(int, Win_flush, (int rank, MPI_Win win))
 
 API(int, Win_flush_local, (int rank, MPI_Win win))
 {
+	struct win *w = win_get(win);
+
+	/* the common case: an operation on the direct path completed locally
+	 * (its origin buffer free again) when its call returned */
+	if (rt.phase == RUNTIME_ACTIVE && w && (unsigned)rank < (unsigned)w->size &&
+	    (w->lock_all | w->locked[rank]) && w->t[rank].ops == &win_ops_direct)
+		return MPI_SUCCESS;
 	return win_flush("MPI_Win_flush_local", win, rank);
 }
 

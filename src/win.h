@@ -177,9 +177,10 @@ struct win {
 	int lock_all;		/* 0, 1, or 2 (MPI_MODE_NOCHECK) */
 };
 
+/* Application thread only (handle_get_last). */
 static inline struct win *win_get(MPI_Win h)
 {
-	return handle_get(h, HANDLE_WIN);
+	return handle_get_last(h, HANDLE_WIN);
 }
 
 /* The window behind h for `call`, or NULL after raising MPI_ERR_WIN on

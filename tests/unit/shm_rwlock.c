@@ -133,7 +133,10 @@ static void expect_group_state(struct shm_grouplock *g, uint32_t a, uint32_t b)
  * How a contender takes the lock: blocking, or begin + polling ready (as
  * the MPI progress engine does).
  */
-enum how { BLOCKING, POLLING };
+/* BLOCKING: lock/unlock; POLLING: begin + ready; ENTER: the inline forms
+ * (read_enter or enter_a, then ready while not granted; read_leave or
+ * leave_a) for the readers or kind A, the split forms for the others. */
+enum how { BLOCKING, POLLING, ENTER };
 
 struct hammer {
 	struct shm_rwlock lock;
@@ -178,7 +181,10 @@ static void hammer_read_lock(struct hammer *h)
 		shm_rwlock_read_lock(&h->lock, h->spins);
 		return;
 	}
-	t = shm_rwlock_read_begin(&h->lock);
+	if (h->how == ENTER && shm_rwlock_read_enter(&h->lock, &t))
+		return;
+	if (h->how != ENTER)
+		t = shm_rwlock_read_begin(&h->lock);
 	while (!shm_rwlock_read_ready(&h->lock, t)) {
 		atomic_fetch_add_explicit(&h->polls, 1, memory_order_relaxed);
 		sched_yield();
@@ -224,7 +230,10 @@ static void hammer_read(struct hammer *h, int round)
 	if (x != y)
 		atomic_fetch_add_explicit(&h->errors, 1, memory_order_relaxed);
 	atomic_fetch_sub_explicit(&h->readers_in, 1, memory_order_relaxed);
-	shm_rwlock_read_unlock(&h->lock);
+	if (h->how == ENTER)
+		shm_rwlock_read_leave(&h->lock);
+	else
+		shm_rwlock_read_unlock(&h->lock);
 }
 
 static int hammer_child(void *arg, int i)
@@ -323,6 +332,15 @@ START_TEST(counters_wrap_around)
 {
 	hammer_run(4, 2, 200, SPIN_SOME, BLOCKING, 0x7fffff00u);
 	hammer_run(4, 2, 200, SPIN_SOME, BLOCKING, 0x3fffff00u);
+}
+END_TEST
+
+/* The inline forms of the MPI library's hot path, across a wrap-around of
+ * the reader count (read_enter takes the guard bit back) and without. */
+START_TEST(enter_forms)
+{
+	hammer_run(6, 2, 500, 0, ENTER, 0);
+	hammer_run(4, 1, 200, 0, ENTER, 0x7fffff00u);
 }
 END_TEST
 
@@ -948,7 +966,12 @@ static void ghammer_lock(struct ghammer *h, enum shm_group_kind k)
 		shm_grouplock_lock(&h->lock, k, h->spins);
 		return;
 	}
-	t = shm_grouplock_begin(&h->lock, k);
+	if (h->how == ENTER && k == SHM_GROUP_A) {
+		if (shm_grouplock_enter_a(&h->lock, &t))
+			return;
+	} else {
+		t = shm_grouplock_begin(&h->lock, k);
+	}
 	while (!shm_grouplock_ready(&h->lock, k, t))
 		sched_yield();
 	/* ready keeps saying yes while we hold it */
@@ -981,7 +1004,10 @@ static int ghammer_child(void *arg, int i)
 			atomic_fetch_add(&h->errors, 1);
 		atomic_fetch_add(&h->entries[k], 1);
 		atomic_fetch_sub(&h->in[k], 1);
-		shm_grouplock_unlock(&h->lock, k);
+		if (h->how == ENTER && k == SHM_GROUP_A)
+			shm_grouplock_leave_a(&h->lock);
+		else
+			shm_grouplock_unlock(&h->lock, k);
 	}
 	return 0;
 }
@@ -1044,6 +1070,14 @@ END_TEST
 START_TEST(group_counters_wrap_around)
 {
 	ghammer_run(4, 300, SPIN_SOME, BLOCKING, 0x7fffff80u);
+}
+END_TEST
+
+/* Kind A through the inline forms, across a wrap-around and without. */
+START_TEST(group_enter_forms)
+{
+	ghammer_run(6, 1000, 0, ENTER, 0);
+	ghammer_run(4, 300, 0, ENTER, 0x7fffff80u);
 }
 END_TEST
 
@@ -1147,6 +1181,7 @@ int main(void)
 	tcase_add_test(rw, writers_exclude_readers);
 	tcase_add_test(rw, writers_exclude_readers_sleeping);
 	tcase_add_test(rw, counters_wrap_around);
+	tcase_add_test(rw, enter_forms);
 	tcase_add_test(rw, split_forms_polling);
 	tcase_add_test(rw, readers_share_in_one_process);
 	tcase_add_test(rw, readers_inside_together_across_processes);
@@ -1166,6 +1201,7 @@ int main(void)
 	tcase_add_test(gl, group_hammer_mixed);
 	tcase_add_test(gl, group_hammer_polling);
 	tcase_add_test(gl, group_counters_wrap_around);
+	tcase_add_test(gl, group_enter_forms);
 	tcase_add_test(gl, group_neither_kind_starves);
 	suite_add_tcase(s, gl);
 
