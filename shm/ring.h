@@ -17,9 +17,12 @@
  * the ring has drained, or (with a pad) once half of it is free.
  *
  * A producer that finds no room and wants to sleep sets producer_waiting
- * (seq_cst) and checks for room again before sleeping; a consumer that
- * released records takes the flag back (shm_ring_take_waiting, after a
- * seq_cst fence) and, if it was set, wakes the producer.
+ * (then a full fence) and checks for room again before sleeping; a consumer
+ * that released records takes the flag back (shm_ring_take_waiting, after a
+ * full fence) and, if it was set, wakes the producer.  The consumer may take
+ * a flag raised for room it had released before the producer filled the
+ * ring again, so the producer raises it again before every last look that
+ * may end in sleep.
  */
 #ifndef SHM_RING_H
 #define SHM_RING_H
@@ -89,9 +92,10 @@ static inline int shm_ring_nonempty(struct shm_ring *r)
 /* Producer: announce that it waits for room (then look for room again). */
 static inline void shm_ring_set_waiting(struct shm_ring *r)
 {
-	/* seq_cst: the flag before our next look at head; pairs with the
-	 * fence in shm_ring_take_waiting() */
-	atomic_store_explicit(&r->producer_waiting, 1, memory_order_seq_cst);
+	atomic_store_explicit(&r->producer_waiting, 1, memory_order_relaxed);
+	/* the flag before our next look at head; pairs with the fence in
+	 * shm_ring_take_waiting() */
+	shm_fence();
 }
 
 /* Consumer, after releasing records: whether a producer waits for room

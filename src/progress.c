@@ -862,8 +862,16 @@ static int engine_has_work(void)
 			return 1;
 	for (int i = 0; i < eng.nactive; i++) {
 		struct peer_out *o = &eng.out[eng.active[i]];
+		struct shm_ring *ring = ring_to(eng.active[i]);
 
-		if (!o->blocked || shm_ring_fits(ring_to(eng.active[i]), o->need))
+		if (!o->blocked)
+			return 1;
+		/* Raise the flag again before the look: the consumer may have
+		 * taken it after releasing room that we filled again before we
+		 * blocked, and would then not wake us for the room it releases
+		 * next. */
+		shm_ring_set_waiting(ring);
+		if (shm_ring_fits(ring, o->need))
 			return 1;
 	}
 	return 0;

@@ -16,4 +16,13 @@ for mode in weak strong; do
 		done
 	done
 done
+# Under strong progress, many messages while the sender computes: a lost
+# wake-up of its progress thread, waiting for room in the ring, leaves one
+# behind (it used to, about one run in two).
+for i in 1 2; do
+	run_job "$TMP/out" "$TMP/err" -- -n 2 --progress=strong --timeout 120 \
+		"$PROGS/p2p_progress" outside_many
+	expect_eq "p2p_progress outside_many exit ($(cat "$TMP/err"))" "$rc" 0
+	expect_eq "p2p_progress outside_many" "$(cat "$TMP/out")" "ok outside_many"
+done
 exit 0

@@ -133,6 +133,57 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* One message of `bytes` from rank 0 to rank 1 while rank 0 computes
+ * outside MPI (see test_outside_mpi), after a small one of `lead` bytes
+ * that shifts where the big one's records fall in the ring.  Returns
+ * whether the receive ended while the sender still computed. */
+static int outside_once(_Atomic int *flag, unsigned char *b, size_t bytes, int lead,
+			double limit, int tag)
+{
+	int seen = 0;
+
+	if (rank == 0)
+		atomic_store(flag, 0);
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	if (rank == 0) {
+		MPI_Request req[2];
+		double end;
+
+		tu_fill(b, bytes, 0, tag);
+		CHECK_MPI(MPI_Isend(b, lead, MPI_BYTE, 1, tag, MPI_COMM_WORLD, &req[0]));
+		CHECK_MPI(MPI_Isend(b, (int)bytes, MPI_BYTE, 1, tag, MPI_COMM_WORLD, &req[1]));
+		/* "computing" */
+		end = now_s() + limit;
+		while (!(seen = atomic_load(flag)) && now_s() < end)
+			tu_sleep_ms(1);
+		CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+	} else if (rank == 1) {
+		CHECK_MPI(MPI_Recv(b, lead, MPI_BYTE, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+		CHECK_MPI(MPI_Recv(b, (int)bytes, MPI_BYTE, 0, tag, MPI_COMM_WORLD,
+				   MPI_STATUS_IGNORE));
+		atomic_store(flag, 1);
+		CHECK(tu_verify(b, bytes, 0, tag));
+	}
+	return seen;
+}
+
+/* A flag in rank 0's shared memory that every rank can reach. */
+static _Atomic int *shared_flag(MPI_Win *win)
+{
+	MPI_Aint size = rank == 0 ? (MPI_Aint)sizeof(int) : 0;
+	_Atomic int *flag;
+
+	CHECK_MPI(MPI_Win_allocate_shared(size, (int)sizeof(int), MPI_INFO_NULL,
+					  MPI_COMM_WORLD, &flag, win));
+	if (rank != 0) {
+		MPI_Aint qsize;
+		int disp;
+
+		CHECK_MPI(MPI_Win_shared_query(*win, 0, &qsize, &disp, &flag));
+	}
+	return flag;
+}
+
 /* While the sender computes outside MPI, its message does not move under
  * weak progress: the receive ends only after the sender calls MPI again.
  * Under strong progress it arrives while the sender still computes.  The
@@ -145,40 +196,38 @@ static void test_outside_mpi(void)
 {
 	unsigned char *b = malloc(BIG);
 	int strong = strong_progress();
-	double limit = strong ? 10.0 : 1.0;
-	MPI_Aint flag_size = rank == 0 ? (MPI_Aint)sizeof(int) : 0;
-	_Atomic int *flag;
 	MPI_Win win;
+	_Atomic int *flag = shared_flag(&win);
+	int seen = outside_once(flag, b, BIG, 1, strong ? 10.0 : 1.0, 6);
 
-	CHECK_MPI(MPI_Win_allocate_shared(flag_size, (int)sizeof(int), MPI_INFO_NULL,
-					  MPI_COMM_WORLD, &flag, &win));
-	if (rank != 0) {
-		MPI_Aint qsize;
-		int disp;
-
-		CHECK_MPI(MPI_Win_shared_query(win, 0, &qsize, &disp, &flag));
-	} else {
-		atomic_store(flag, 0);
-	}
-	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
-	if (rank == 0) {
-		MPI_Request req;
-		double end;
-		int seen = 0;
-
-		tu_fill(b, BIG, 0, 6);
-		CHECK_MPI(MPI_Isend(b, (int)BIG, MPI_BYTE, 1, 6, MPI_COMM_WORLD, &req));
-		/* "computing" */
-		end = now_s() + limit;
-		while (!(seen = atomic_load(flag)) && now_s() < end)
-			tu_sleep_ms(1);
+	if (rank == 0)
 		CHECK(strong ? seen : !seen);
-		CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-	} else if (rank == 1) {
-		CHECK_MPI(MPI_Recv(b, (int)BIG, MPI_BYTE, 0, 6, MPI_COMM_WORLD,
-				   MPI_STATUS_IGNORE));
-		atomic_store(flag, 1);
-		CHECK(tu_verify(b, BIG, 0, 6));
+	CHECK_MPI(MPI_Win_free(&win));
+	free(b);
+}
+
+/* The same, many times over and with the records of the big message
+ * falling on ever other places of the ring, under strong progress only:
+ * every wait of the sender's progress thread for room in the ring must be
+ * woken by the receiver's releases (a lost wake-up shows as a flag that
+ * stays down). */
+static void test_outside_many(void)
+{
+	size_t bytes = (size_t)1 << 20;
+	unsigned char *b = malloc(bytes + 4096);
+	MPI_Win win;
+	_Atomic int *flag = shared_flag(&win);
+
+	CHECK(strong_progress());
+	for (int i = 0; i < 300; i++) {
+		int seen = outside_once(flag, b, bytes + (size_t)(i % 7) * 520, 1 + (i * 37) % 3000,
+					10.0, 7);
+
+		if (rank == 0 && !seen)
+			fprintf(stderr, "rank 0: message %d did not arrive while the sender "
+				"computed\n", i);
+		if (rank == 0)
+			CHECK(seen);
 	}
 	CHECK_MPI(MPI_Win_free(&win));
 	free(b);
@@ -208,6 +257,13 @@ int main(int argc, char **argv)
 	TU_RUN("iprobe", test_via_iprobe);
 	TU_RUN("get_status", test_via_get_status);
 	TU_RUN("outside", test_outside_mpi);
+	/* not part of "all": strong progress only */
+	if (!strcmp(which, "outside_many")) {
+		test_outside_many();
+		MPI_Barrier(MPI_COMM_WORLD);
+		if (rank == 0)
+			printf("ok outside_many\n");
+	}
 	MPI_Finalize();
 	return 0;
 }
