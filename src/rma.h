@@ -36,8 +36,9 @@ struct rma_acc {
 int rma_acc_prepare(struct rma_acc *a, const struct op *op, MPI_Datatype basic);
 
 /* From this many elements on, an accumulate runs the plain kernels behind
- * the target's gate instead of one atomic per element (rma_atomic.c). */
-#define ACC_BULK_MIN 256
+ * the target's gate instead of one atomic per element (rma_atomic.c): once
+ * the gate is fenced, passing it costs about what six atomics do. */
+#define ACC_BULK_MIN 8
 
 /*
  * Apply the accumulate to n elements of w bytes at tgt, from the C array

@@ -19,15 +19,29 @@
  *
  * A long accumulate (ACC_BULK_MIN elements or more) uses them too, behind
  * the target's gate (struct win_shm_acc): it takes the target's bulk lock,
- * raises `bulk`, and waits until no origin is inside the element-wise path
- * for this target.  The element-wise path announces itself in its own
- * `busy` word and then checks `bulk` (Dekker's order: store, fence, load);
- * if a bulk accumulate is under way it steps back and works under the bulk
- * lock instead.  So a plain loop never overlaps an atomic on the same
- * target.  When every rank of the window registered for membarrier(2)
- * (w->gate_asym), the element-wise side's fence is a compiler barrier and
- * the bulk side pays for both with shm_membarrier(); a short accumulate
- * then costs two stores to a line of its own and one load more.
+ * raises GATE_BULK, and waits until no origin is inside the element-wise
+ * path for this target.  The element-wise path announces itself in its own
+ * `busy` word and then checks the gate (Dekker's order: store, fence,
+ * load); if a bulk accumulate is under way it steps back and works under
+ * the bulk lock instead.  So a plain loop never overlaps an atomic on the
+ * same target.
+ *
+ * When every rank of the window registered for membarrier(2)
+ * (w->gate_asym), the gate of a target is in one of two modes.  Unfenced
+ * (GATE_FENCED clear, the start): the element-wise side's fence is a
+ * compiler barrier and the bulk side pays for both with shm_membarrier(); a
+ * short accumulate then costs two stores to a line of its own and one load
+ * more.  Fenced: both sides fence, and a bulk accumulate makes no system
+ * call.  The first bulk accumulate of an unfenced target sets GATE_FENCED
+ * along with GATE_BULK before its membarrier, so every element-wise
+ * accumulate either is seen busy (and waited for) or sees the new mode; the
+ * bulk accumulates after it are cheap.  An origin that fenced
+ * GATE_UNFENCE_AFTER element-wise accumulates (about what one membarrier
+ * costs in fences) clears GATE_FENCED again, under the bulk lock, so that no
+ * bulk accumulate is then deciding whether to make the call; an origin that
+ * read the mode before the change still fences, which is always safe.
+ * Whichever mix of short and long accumulates comes, the gate costs at
+ * most about twice what the better fixed mode would.
  */
 #include <sched.h>
 #include <stdio.h>
@@ -220,22 +234,56 @@ static void gate_pause(unsigned *i)
 		shm_cpu_relax();
 }
 
+/* The gate word of a target (struct win_shm_acc.gate). */
+#define GATE_BULK	1u	/* a bulk accumulate is under way */
+#define GATE_FENCED	2u	/* with gate_asym: the element-wise side fences */
+
+/* Element-wise accumulates fenced before an origin unfences the gate. */
+#define GATE_UNFENCE_AFTER 512u
+
+/* Back to the unfenced mode, if the bulk lock is free: nobody decides on the
+ * membarrier meanwhile, and an element-wise accumulate that still reads
+ * GATE_FENCED fences for nothing. */
+static __attribute__((noinline)) void gate_unfence(struct win *w, int target)
+{
+	struct win_shm_acc *t = win_shm_acc(w, target);
+
+	w->gate_fenced = 0;
+	if (shm_rwlock_try_write(&t->bulk_lock) < 0)
+		return;
+	atomic_store_explicit(&t->gate, 0, memory_order_relaxed);
+	shm_rwlock_write_unlock(&t->bulk_lock);
+}
+
 /* Enter the element-wise path for target; returns 1 when it holds the bulk
  * lock instead of the gate (a bulk accumulate was under way). */
 static int gate_enter(struct win *w, int target)
 {
 	shm_atomic_u32 *busy = &win_shm_acc(w, w->rank)->busy;
 	struct win_shm_acc *t = win_shm_acc(w, target);
+	uint32_t g;
 
 	/* store, fence, load: either the bulk side sees busy, or this side
-	 * sees bulk (acquire: and then the bulk side's plain stores) */
+	 * sees GATE_BULK (acquire: and then the bulk side's plain stores) */
 	if (w->gate_asym) {
 		atomic_store_explicit(busy, (uint32_t)target + 1, memory_order_relaxed);
 		atomic_signal_fence(memory_order_seq_cst);	/* bulk_begin fences */
+		g = atomic_load_explicit(&t->gate, memory_order_seq_cst);
+		if (__builtin_expect(g & GATE_FENCED, 0)) {
+			/* the fenced mode: bulk_begin makes no call for us */
+			shm_fence();
+			g = atomic_load_explicit(&t->gate, memory_order_seq_cst);
+			if (++w->gate_fenced >= GATE_UNFENCE_AFTER && !(g & GATE_BULK)) {
+				atomic_store_explicit(busy, 0, memory_order_release);
+				gate_unfence(w, target);
+				return gate_enter(w, target);
+			}
+		}
 	} else {
 		atomic_exchange_explicit(busy, (uint32_t)target + 1, memory_order_seq_cst);
+		g = atomic_load_explicit(&t->gate, memory_order_seq_cst);
 	}
-	if (!atomic_load_explicit(&t->bulk, memory_order_seq_cst))
+	if (!(g & GATE_BULK))
 		return 0;
 	atomic_store_explicit(busy, 0, memory_order_release);
 	shm_rwlock_write_lock(&t->bulk_lock, rt.spins);
@@ -254,11 +302,15 @@ static void gate_leave(struct win *w, int target, int locked)
 static void bulk_begin(struct win *w, int target)
 {
 	struct win_shm_acc *t = win_shm_acc(w, target);
+	uint32_t g;
 
 	shm_rwlock_write_lock(&t->bulk_lock, rt.spins);
-	atomic_exchange_explicit(&t->bulk, 1, memory_order_seq_cst);
-	/* the element-wise side's fence, run on its CPUs (gate_enter) */
-	if (w->gate_asym && shm_membarrier() < 0) {
+	/* the gate changes only under the bulk lock: this is its value */
+	g = atomic_load_explicit(&t->gate, memory_order_relaxed);
+	atomic_exchange_explicit(&t->gate, GATE_BULK | GATE_FENCED, memory_order_seq_cst);
+	/* unfenced: the element-wise side's fence, run on its CPUs
+	 * (gate_enter); from now on that side fences itself */
+	if (w->gate_asym && !(g & GATE_FENCED) && shm_membarrier() < 0) {
 		fprintf(stderr, "shmpi: rank %d: membarrier failed after registering\n",
 			rt.rank);
 		runtime_abort_job(MPI_ERR_INTERN);
@@ -275,10 +327,11 @@ static void bulk_begin(struct win *w, int target)
 
 static void bulk_end(struct win *w, int target)
 {
-	struct win_shm_acc *t = win_shm_acc(w, target);
-
-	atomic_store_explicit(&t->bulk, 0, memory_order_release);
-	shm_rwlock_write_unlock(&t->bulk_lock);
+	/* release: an element-wise accumulate that sees the gate open sees
+	 * the plain stores */
+	atomic_store_explicit(&win_shm_acc(w, target)->gate, GATE_FENCED,
+			      memory_order_release);
+	shm_rwlock_write_unlock(&win_shm_acc(w, target)->bulk_lock);
 }
 
 /* n elements with the plain kernels: nobody else accumulates there now. */

@@ -44,13 +44,14 @@ struct win_shm_target {
 /*
  * One rank's accumulate gate (rma_atomic.c): `busy` is written by the rank
  * as an origin (target + 1 while it applies element-wise atomics, else 0),
- * `bulk` and `bulk_lock` by whoever applies a long accumulate to the rank's
- * memory with plain kernels.  Two lines: the first is the origin's own, the
- * second is read by every origin of the target and written rarely.
+ * `gate` (GATE_* bits) and `bulk_lock` by whoever applies a long accumulate
+ * to the rank's memory with plain kernels.  Two lines: the first is the
+ * origin's own, the second is read by every origin of the target and
+ * written rarely.
  */
 struct win_shm_acc {
 	shm_atomic_u32 busy __attribute__((aligned(SHM_CACHE_LINE)));
-	shm_atomic_u32 bulk __attribute__((aligned(SHM_CACHE_LINE)));
+	shm_atomic_u32 gate __attribute__((aligned(SHM_CACHE_LINE)));
 	struct shm_rwlock bulk_lock;
 };
 
@@ -155,7 +156,9 @@ struct win {
 	char name[MPI_MAX_OBJECT_NAME];
 	int no_locks;
 	int gate_asym;		/* every rank has shm_membarrier(): the accumulate
-				 * gate's element-wise side needs no fence */
+				 * gate's element-wise side may leave out its fence */
+	unsigned gate_fenced;	/* element-wise accumulates fenced since the
+				 * last try to leave the fences out again */
 	int npriv;		/* targets served by the private path */
 	struct rma_pkt_win *pkt;	/* its state (rma_pkt_origin.c), or NULL */
 

@@ -347,6 +347,68 @@ static void test_bulk(void)
 	free(halves);
 }
 
+/*
+ * The gate changing modes under contention (rma_atomic.c): every rank
+ * alternates a run of one-element Fetch_and_op, longer than the 512 fenced
+ * ones after which an origin takes the fences out again, with one long
+ * Get_accumulate, which puts them back; all on the elements of rank 0, with
+ * runs of different lengths so that the changes of one rank meet the
+ * accumulates of the others.  Every value fetched from element 0 is
+ * first..first+N-1 exactly once, and every element counts every operation.
+ */
+static void test_gate(void)
+{
+	enum { NB = 1024, RUN = 700, ROUNDS = 48 };
+	const long long first = 1000, one = 1;
+	long long *g, *ones = malloc(sizeof(long long) * NB);
+	long long *gold = malloc(sizeof(long long) * NB);
+	long long *olds = malloc(sizeof(long long) * ROUNDS * (RUN + 1));
+	int *counts = malloc(sizeof(int) * (size_t)size), n = 0, r;
+	long rounds;
+	double end;
+	MPI_Win win;
+
+	CHECK(ones && gold && olds && counts);
+	for (int i = 0; i < NB; i++)
+		ones[i] = 1;
+	CHECK_MPI(tu_win_allocate(sizeof(long long) * NB, sizeof(long long), MPI_INFO_NULL,
+				  MPI_COMM_WORLD, &g, &win));
+	for (int i = 0; i < NB; i++)
+		g[i] = first;
+	CHECK_MPI(MPI_Win_lock_all(0, win));
+	end = hammer_start();
+	for (r = 0; more(r, ROUNDS, end); r++) {
+		int run = RUN - (rank * 37 + r * 11) % 200;
+
+		for (int i = 0; i < run; i++)
+			CHECK_MPI(MPI_Fetch_and_op(&one, &olds[n++], MPI_LONG_LONG, 0, 0,
+						   MPI_SUM, win));
+		CHECK_MPI(MPI_Get_accumulate(ones, NB, MPI_LONG_LONG, gold, NB, MPI_LONG_LONG,
+					     0, 0, NB, MPI_LONG_LONG, MPI_SUM, win));
+		CHECK_MPI(MPI_Win_flush(0, win));
+		olds[n++] = gold[0];
+	}
+	CHECK_MPI(MPI_Win_unlock_all(win));
+	check_permutation(olds, n, first, "gate modes: fetch_and_op + long get_accumulate");
+	rounds = counts_of(r, counts);
+	counts_of(n, counts);
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	if (rank == 0) {
+		long total = 0;
+
+		for (int q = 0; q < size; q++)
+			total += counts[q];
+		CHECK(g[0] == first + total);
+		for (int i = 1; i < NB; i++)
+			CHECK(g[i] == first + rounds);
+	}
+	CHECK_MPI(MPI_Win_free(&win));
+	free(ones);
+	free(gold);
+	free(olds);
+	free(counts);
+}
+
 /* Compare_and_swap loops on int and long: the values installed, once each. */
 static void test_compare_and_swap(void)
 {
@@ -1223,6 +1285,7 @@ int main(int argc, char **argv)
 	TU_RUN("fetch_and_op", test_fetch_and_op);
 	TU_RUN("accumulate", test_accumulate);
 	TU_RUN("bulk", test_bulk);
+	TU_RUN("gate", test_gate);
 	TU_RUN("compare_and_swap", test_compare_and_swap);
 	TU_RUN("loc", test_loc);
 	TU_RUN("widths", test_widths);
