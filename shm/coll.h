@@ -98,6 +98,9 @@ static inline int shm_coll_free(struct shm_coll_slot *s, uint64_t expected)
 /* Writer: publish the data now in the slot as step `step`. */
 static inline void shm_coll_publish(struct shm_coll_slot *s, uint64_t step)
 {
+	/* the data may have been copied in with non-temporal stores, which
+	 * the release below does not order (shm/atomic.h) */
+	shm_nt_fence();
 	/* release: the data is written before a reader can see the step */
 	atomic_store_explicit(&s->seq, step, memory_order_release);
 }

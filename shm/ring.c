@@ -76,6 +76,10 @@ void shm_ring_commit(struct shm_ring *r, void *payload)
 	struct ring_hdr *h = (struct ring_hdr *)payload - 1;
 	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
 
+	/* a long record may have been copied in with non-temporal stores,
+	 * which the release below does not order (shm/atomic.h) */
+	if (h->len >= SHM_NT_MIN)
+		shm_nt_fence();
 	/* release: the record is written before the consumer can see it */
 	atomic_store_explicit(&r->tail, tail + ring_span(h->len),
 			      memory_order_release);
