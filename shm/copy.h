@@ -14,4 +14,9 @@
 
 void shm_copy_stream(void *dst, const void *src, size_t n);
 
+/* Whether shm_copy_stream stores 32 bytes at a time (AVX2, the default
+ * where the CPU has it) or 16: asks for the wide stores (want = 1) or the
+ * narrow ones (0), and returns what it got.  For tests of both. */
+int shm_copy_stream_wide(int want);
+
 #endif

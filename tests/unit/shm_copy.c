@@ -25,21 +25,34 @@ static void check_copy(unsigned char *src, unsigned char *dst, size_t cap, size_
 				     so, dofs, n, i);
 }
 
-START_TEST(every_alignment_and_short_length)
+/* Every alignment of both sides around the kernels' rounds (64 bytes of
+ * 16-byte stores, 128 of 32-byte ones, after up to 31 bytes to align). */
+static void every_alignment(void)
 {
-	enum { CAP = 512 };
+	enum { CAP = 1024 };
 	static const size_t lens[] = { 0, 1, 15, 16, 17, 63, 64, 65, 79, 80, 81, 127, 128,
-				       129, 143, 200, 255, 256, 300 };
+				       129, 143, 159, 160, 161, 200, 255, 256, 257, 300,
+				       383, 384, 385, 600 };
 	unsigned char *src = malloc(CAP), *dst = malloc(CAP);
 
 	ck_assert_ptr_nonnull(src);
 	ck_assert_ptr_nonnull(dst);
-	for (size_t so = 0; so < 17; so++)
-		for (size_t dofs = 0; dofs < 17; dofs++)
+	for (size_t so = 0; so < 33; so++)
+		for (size_t dofs = 0; dofs < 33; dofs++)
 			for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
 				check_copy(src, dst, CAP, so, dofs, lens[i]);
 	free(src);
 	free(dst);
+}
+
+START_TEST(every_alignment_and_short_length)
+{
+	shm_copy_stream_wide(1);
+	every_alignment();
+	/* the 16-byte kernel, which a CPU without AVX2 takes */
+	ck_assert_int_eq(shm_copy_stream_wide(0), 0);
+	every_alignment();
+	shm_copy_stream_wide(1);
 }
 END_TEST
 
@@ -52,8 +65,12 @@ START_TEST(large_into_shared_memory)
 
 	ck_assert_ptr_nonnull(src);
 	ck_assert_ptr_ne(dst, MAP_FAILED);
-	check_copy(src, dst, cap, 0, 0, 4u << 20);
-	check_copy(src, dst, cap, 5, 4091, (4u << 20) - 3);
+	for (int wide = 1; wide >= 0; wide--) {
+		shm_copy_stream_wide(wide);
+		check_copy(src, dst, cap, 0, 0, 4u << 20);
+		check_copy(src, dst, cap, 5, 4091, (4u << 20) - 3);
+	}
+	shm_copy_stream_wide(1);
 	munmap(dst, cap);
 	free(src);
 }
