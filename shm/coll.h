@@ -14,11 +14,13 @@
  *
  * The barrier: for more than two members a central one (shm/barrier.h),
  * where every member sleeps at most once, which counts when ranks share
- * CPUs.  Two members instead exchange flags: each raises the other's
- * `arrived` (in the slot's first line) to the barrier's number and waits
- * for its own, one one-way signal on the critical path against two.  The
- * numbers only grow, so a member a barrier ahead raising the flag early
- * only lets the other pass what it would pass anyway.
+ * CPUs.  Two members instead exchange flags: each raises its own word of
+ * `pair` to the barrier's number and waits until the other's gets there,
+ * one one-way signal on the critical path against two.  Both words share
+ * one line, which then moves between the two caches once a barrier (two
+ * lines, one a member, each also go back to their writer: a fifth slower
+ * here).  The numbers only grow, so a member a barrier ahead raising its
+ * word early only lets the other pass what it would pass anyway.
  *
  * The waiting itself is the caller's business (the MPI library keeps its
  * progress engine running); this file only lays the area out and says
@@ -38,8 +40,7 @@
 struct shm_coll_slot {
 	shm_atomic_u64 seq;	/* the last step published here */
 	shm_atomic_u64 acks;	/* reads of this slot, ever */
-	shm_atomic_u32 arrived;	/* two members: the other's barrier number */
-	char pad_[SHM_CACHE_LINE - 20];
+	char pad_[SHM_CACHE_LINE - 16];
 	char data[];
 };
 
@@ -51,6 +52,8 @@ struct shm_coll {
 	uint32_t nmembers;
 	uint32_t slot_bytes;
 	char pad_[SHM_CACHE_LINE - 16];
+	/* two members: the barrier number each has reached */
+	shm_atomic_u32 pair[2] __attribute__((aligned(SHM_CACHE_LINE)));
 	struct shm_barrier barrier;	/* more than two members */
 	/* nmembers slots of sizeof(struct shm_coll_slot) + slot_bytes follow */
 };
@@ -105,18 +108,18 @@ static inline void shm_coll_publish(struct shm_coll_slot *s, uint64_t step)
 	atomic_store_explicit(&s->seq, step, memory_order_release);
 }
 
-/* Two-member barrier: tell member m this member reached barrier `seq`. */
+/* Two-member barrier: member m reached barrier `seq`. */
 static inline void shm_coll_arrive(struct shm_coll *c, uint32_t m, uint32_t seq)
 {
 	/* release: what this member did before is seen after the barrier */
-	atomic_store_explicit(&shm_coll_slot(c, m)->arrived, seq, memory_order_release);
+	atomic_store_explicit(&c->pair[m], seq, memory_order_release);
 }
 
-/* Two-member barrier: whether member m has heard of barrier `seq`. */
+/* Two-member barrier: whether member m has reached barrier `seq`. */
 static inline int shm_coll_arrived(struct shm_coll *c, uint32_t m, uint32_t seq)
 {
-	uint32_t v = atomic_load_explicit(&shm_coll_slot(c, m)->arrived,
-					  memory_order_acquire);
+	/* acquire: pairs with the release in shm_coll_arrive */
+	uint32_t v = atomic_load_explicit(&c->pair[m], memory_order_acquire);
 
 	return (int32_t)(v - seq) >= 0;
 }

@@ -89,7 +89,7 @@ static int barrier_paired(void *arg)
 {
 	struct barrier_wait *w = arg;
 
-	return shm_coll_arrived(w->c->coll, (uint32_t)w->c->rank, w->gen);
+	return shm_coll_arrived(w->c->coll, (uint32_t)(1 - w->c->rank), w->gen);
 }
 
 /* The barrier of shm/coll.h: a flag exchange for two members, the central
@@ -102,7 +102,7 @@ void coll_barrier(struct comm *c, enum call_id call)
 		return;
 	if (c->size == 2) {
 		w.gen = ++c->barrier_seq;
-		shm_coll_arrive(c->coll, (uint32_t)(1 - c->rank), w.gen);
+		shm_coll_arrive(c->coll, (uint32_t)c->rank, w.gen);
 		progress_wake_rank(comm_world_rank(c, 1 - c->rank));
 		coll_wait(c, call, WAIT_BARRIER, -1, barrier_paired, &w);
 		return;
