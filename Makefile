@@ -52,7 +52,9 @@ SHM_SRC := $(wildcard shm/*.c)
 # src/hw_mod.c is the hwloc module (src/hw.h), not part of libshmpi.so
 HW_MOD_SRC := src/hw_mod.c
 LIB_SRC := $(filter-out $(HW_MOD_SRC),$(wildcard src/*.c))
-RUN_SRC := $(wildcard tools/shmrun/*.c)
+# tools/shmrun/hw_mod.c is shmrun's hwloc module (tools/shmrun/hw.h)
+RUN_HW_SRC := tools/shmrun/hw_mod.c
+RUN_SRC := $(filter-out $(RUN_HW_SRC),$(wildcard tools/shmrun/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 PROG_SRC := $(wildcard tests/progs/*.c)
 EXAMPLE_SRC := $(wildcard examples/*.c)
@@ -64,6 +66,7 @@ HW_MOD_OBJ := $(HW_MOD_SRC:%.c=$(OBJDIR)/%.o)
 LIB_A_OBJ := $(filter-out $(OBJDIR)/src/hw.o,$(LIB_OBJ)) $(OBJDIR)/src/hw-static.o \
 	$(HW_MOD_OBJ)
 RUN_OBJ := $(RUN_SRC:%.c=$(OBJDIR)/%.o)
+RUN_HW_OBJ := $(RUN_HW_SRC:%.c=$(OBJDIR)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 PROG_BIN := $(PROG_SRC:tests/progs/%.c=$(BUILD)/tests/progs/%)
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
@@ -71,6 +74,7 @@ EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 LIB_A := $(LIBDIR)/libshmpi.a
 LIB_SO := $(LIBDIR)/libshmpi.so.$(SOVERSION)
 HW_MOD := $(LIBDIR)/shmpi/hw.so
+RUN_HW_MOD := $(LIBDIR)/shmpi/shmrun-hw.so
 SHMRUN := $(BINDIR)/shmrun
 SHMCC := $(BINDIR)/shmcc
 
@@ -83,7 +87,7 @@ MPI_LIBS := -L$(LIBDIR) -Wl,-rpath,$(abspath $(LIBDIR)) -lshmpi
 all: lib tools tests examples
 
 lib: $(LIB_A) $(LIB_SO) $(HW_MOD)
-tools: $(SHMRUN) $(SHMCC)
+tools: $(SHMRUN) $(RUN_HW_MOD) $(SHMCC)
 tests: $(UNIT_BIN) $(PROG_BIN)
 examples: $(EXAMPLE_BIN)
 
@@ -128,7 +132,13 @@ $(HW_MOD): $(HW_MOD_OBJ)
 $(SHMRUN): $(RUN_OBJ) $(SHM_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(call pkg_libs,liburing hwloc)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(call pkg_libs,liburing)
+
+# shmrun's hwloc module, loaded when a job binds its ranks or for --info
+$(RUN_HW_MOD): $(RUN_HW_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-z,defs $(LDFLAGS) -o $@ $(RUN_HW_OBJ) $(HW_LIBS)
 
 # shmcc from the build tree points at the build tree; `make install` writes
 # another one that points at PREFIX.
@@ -180,7 +190,7 @@ install: lib tools
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -d $(DESTDIR)$(PREFIX)/lib/shmpi
-	install -m 755 $(HW_MOD) $(DESTDIR)$(PREFIX)/lib/shmpi/
+	install -m 755 $(HW_MOD) $(RUN_HW_MOD) $(DESTDIR)$(PREFIX)/lib/shmpi/
 	ln -sf libshmpi.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libshmpi.so
 	install -m 755 $(SHMRUN) $(DESTDIR)$(PREFIX)/bin/
 	$(call make_shmcc,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/shmcc)

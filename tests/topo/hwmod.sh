@@ -1,8 +1,9 @@
-# hwloc is loaded only when a rank needs it (src/hw.h): a job that asks for
+# hwloc is loaded only when it is needed.  A rank (src/hw.h) that asks for
 # no binding report and no hardware split maps neither libhwloc nor libudev
 # (nor libnuma, which shmpi no longer uses); a split or --report-bindings
-# loads the module found next to libshmpi.so, and a missing module is a
-# clear error in just the calls that need it.
+# loads the module found next to libshmpi.so.  shmrun (tools/shmrun/hw.h)
+# loads its own module only to bind ranks or for --info.  A missing module is
+# a clear error in just what needs it.
 . "$SHMPI_TOP/tests/lib.sh"
 
 # every rank's "R WHAT: ..." line of $TMP/out matches REGEX
@@ -53,4 +54,32 @@ cp "$SHMPI_BUILD/lib/shmpi/hw.so" "$TMP/lib/shmpi/"
 run_job "$TMP/out" "$TMP/err" -- -n 2 "$TMP/hw_maps" split
 expect_eq "module next to the library: status ($(cat "$TMP/err"))" "$rc" 0
 all_ranks "module next to the library" "split: hwloc 1 size [0-9]+" 2
+
+# shmrun itself, seen from its rank ($PPID)
+cat >"$TMP/parent_maps" <<'EOF2'
+#!/bin/sh
+grep -q /libhwloc. /proc/$PPID/maps && echo "hwloc 1" || echo "hwloc 0"
+EOF2
+chmod 755 "$TMP/parent_maps"
+run_job "$TMP/out" "$TMP/err" -- -n 1 --bind-to none "$TMP/parent_maps"
+expect_eq "shmrun, not binding: status ($(cat "$TMP/err"))" "$rc" 0
+expect_eq "shmrun, not binding: hwloc not mapped" "$(cat "$TMP/out")" "hwloc 0"
+run_job "$TMP/out" "$TMP/err" -- -n 1 --bind-to core "$TMP/parent_maps"
+expect_eq "shmrun, binding: status ($(cat "$TMP/err"))" "$rc" 0
+expect_eq "shmrun, binding: hwloc mapped" "$(cat "$TMP/out")" "hwloc 1"
+
+# a shmrun without ../lib/shmpi/shmrun-hw.so beside it
+mkdir "$TMP/bin"
+cp "$SHMRUN" "$TMP/bin/shmrun"
+"$TMP/bin/shmrun" -n 2 --bind-to none true >"$TMP/out" 2>"$TMP/err"
+expect_eq "no shmrun module, not binding: status ($(cat "$TMP/err"))" "$?" 0
+"$TMP/bin/shmrun" -n 1 --bind-to core true >"$TMP/out" 2>"$TMP/err"
+expect_eq "no shmrun module, --bind-to core: status" "$?" 125
+expect_match "no shmrun module, --bind-to core: message" "$(cat "$TMP/err")" \
+	"^shmrun: cannot load hwloc's module: $TMP/bin/../lib/shmpi/shmrun-hw.so: "
+"$TMP/bin/shmrun" --info >"$TMP/out" 2>"$TMP/err"
+expect_eq "no shmrun module, --info: status" "$?" 125
+expect_match "no shmrun module, --info: message" "$(cat "$TMP/err")" \
+	"^shmrun: cannot load hwloc's module: "
+expect_no_shm_left "the jobs of a shmrun without its module"
 exit 0
