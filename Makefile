@@ -49,21 +49,32 @@ BINDIR := $(BUILD)/bin
 OBJDIR := $(BUILD)/obj
 
 SHM_SRC := $(wildcard shm/*.c)
-LIB_SRC := $(wildcard src/*.c)
-RUN_SRC := $(wildcard tools/shmrun/*.c)
+# src/hw_mod.c is the hwloc module (src/hw.h), not part of libshmpi.so
+HW_MOD_SRC := src/hw_mod.c
+LIB_SRC := $(filter-out $(HW_MOD_SRC),$(wildcard src/*.c))
+# tools/shmrun/hw_mod.c is shmrun's hwloc module (tools/shmrun/hw.h)
+RUN_HW_SRC := tools/shmrun/hw_mod.c
+RUN_SRC := $(filter-out $(RUN_HW_SRC),$(wildcard tools/shmrun/*.c))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 PROG_SRC := $(wildcard tests/progs/*.c)
 EXAMPLE_SRC := $(wildcard examples/*.c)
 
 SHM_OBJ := $(SHM_SRC:%.c=$(OBJDIR)/%.o)
 LIB_OBJ := $(LIB_SRC:%.c=$(OBJDIR)/%.o)
+HW_MOD_OBJ := $(HW_MOD_SRC:%.c=$(OBJDIR)/%.o)
+# the static library holds the module and a loader that only hands it out
+LIB_A_OBJ := $(filter-out $(OBJDIR)/src/hw.o,$(LIB_OBJ)) $(OBJDIR)/src/hw-static.o \
+	$(HW_MOD_OBJ)
 RUN_OBJ := $(RUN_SRC:%.c=$(OBJDIR)/%.o)
+RUN_HW_OBJ := $(RUN_HW_SRC:%.c=$(OBJDIR)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 PROG_BIN := $(PROG_SRC:tests/progs/%.c=$(BUILD)/tests/progs/%)
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
 
 LIB_A := $(LIBDIR)/libshmpi.a
 LIB_SO := $(LIBDIR)/libshmpi.so.$(SOVERSION)
+HW_MOD := $(LIBDIR)/shmpi/hw.so
+RUN_HW_MOD := $(LIBDIR)/shmpi/shmrun-hw.so
 SHMRUN := $(BINDIR)/shmrun
 SHMCC := $(BINDIR)/shmcc
 
@@ -75,8 +86,8 @@ MPI_LIBS := -L$(LIBDIR) -Wl,-rpath,$(abspath $(LIBDIR)) -lshmpi
 
 all: lib tools tests examples
 
-lib: $(LIB_A) $(LIB_SO)
-tools: $(SHMRUN) $(SHMCC)
+lib: $(LIB_A) $(LIB_SO) $(HW_MOD)
+tools: $(SHMRUN) $(RUN_HW_MOD) $(SHMCC)
 tests: $(UNIT_BIN) $(PROG_BIN)
 examples: $(EXAMPLE_BIN)
 
@@ -85,15 +96,22 @@ $(OBJDIR)/%.o: %.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -Iinclude -c -o $@ $<
 
-# The library's own dependencies: hwloc (bindings, hardware-guided splits)
-# and libnuma (placement).
-LIB_LIBS := $(call pkg_libs,hwloc) -lnuma
-$(OBJDIR)/src/%.o: override CFLAGS += $(call pkg_cflags,hwloc)
+# libshmpi.so needs libc alone; hwloc (bindings report, hardware-guided
+# splits) is for its module, loaded on first need (src/hw.h).  A program
+# linked with the static library links hwloc too.
+HW_LIBS := $(call pkg_libs,hwloc)
+LIB_A_LIBS := $(HW_LIBS)
+$(HW_MOD_OBJ) $(OBJDIR)/src/hw-static.o: override CFLAGS += $(call pkg_cflags,hwloc)
+
+$(OBJDIR)/src/hw-static.o: src/hw.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $@")
+	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -DSHMPI_HW_STATIC -Iinclude -c -o $@ $<
 
 $(OBJDIR)/tools/shmrun/%.o: override CFLAGS += $(call pkg_cflags,liburing hwloc) \
 	-DSHMPI_BUILD_CC='"$(CC)"' -DSHMPI_BUILD_SANITIZE='"$(SANITIZE)"'
 
-$(LIB_A): $(LIB_OBJ) $(SHM_OBJ)
+$(LIB_A): $(LIB_A_OBJ) $(SHM_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
@@ -103,13 +121,24 @@ $(LIB_SO): $(LIB_OBJ) $(SHM_OBJ) src/libshmpi.map
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,-soname,libshmpi.so.$(SOVERSION) -Wl,-z,defs \
 		-Wl,--version-script=src/libshmpi.map $(LDFLAGS) -o $@ \
-		$(LIB_OBJ) $(SHM_OBJ) $(LIB_LIBS)
+		$(LIB_OBJ) $(SHM_OBJ)
 	$(Q)ln -sf libshmpi.so.$(SOVERSION) $(LIBDIR)/libshmpi.so
+
+$(HW_MOD): $(HW_MOD_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-z,defs $(LDFLAGS) -o $@ $(HW_MOD_OBJ) $(HW_LIBS)
 
 $(SHMRUN): $(RUN_OBJ) $(SHM_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(call pkg_libs,liburing hwloc)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(call pkg_libs,liburing)
+
+# shmrun's hwloc module, loaded when a job binds its ranks or for --info
+$(RUN_HW_MOD): $(RUN_HW_OBJ)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-z,defs $(LDFLAGS) -o $@ $(RUN_HW_OBJ) $(HW_LIBS)
 
 # shmcc from the build tree points at the build tree; `make install` writes
 # another one that points at PREFIX.
@@ -160,6 +189,8 @@ install: lib tools
 	install -m 644 include/mpi.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -d $(DESTDIR)$(PREFIX)/lib/shmpi
+	install -m 755 $(HW_MOD) $(RUN_HW_MOD) $(DESTDIR)$(PREFIX)/lib/shmpi/
 	ln -sf libshmpi.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libshmpi.so
 	install -m 755 $(SHMRUN) $(DESTDIR)$(PREFIX)/bin/
 	$(call make_shmcc,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/shmcc)
@@ -210,7 +241,7 @@ fuzz: deps
 	@mkdir -p $(FUZZ_BUILD)/fuzz/corpus
 	$(Q)clang -O1 -g -std=c11 -D_GNU_SOURCE -Iinclude -Itests/progs \
 		-fsanitize=fuzzer,address,undefined -o $(FUZZER) tests/fuzz/libfuzzer_mpi.c \
-		$(FUZZ_BUILD)/lib/libshmpi.a $(LIB_LIBS) -lpthread
+		$(FUZZ_BUILD)/lib/libshmpi.a $(LIB_A_LIBS) -lpthread
 	@echo "fuzz: libFuzzer for $(FUZZ_SECONDS) s, -seed=$(FUZZ_SEED)"
 	$(Q)$(FUZZER) -seed=$(FUZZ_SEED) -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
 		-print_final_stats=1 -artifact_prefix=$(FUZZ_BUILD)/fuzz/ $(FUZZ_BUILD)/fuzz/corpus

@@ -69,7 +69,7 @@ static void comm_destroy(struct comm *c)
 	if (c->coll_seg.base)
 		shm_seg_close(&c->coll_seg);
 	else if (c->coll && c != &comm_world)
-		free(c->coll);
+		munmap(c->coll, shm_coll_size(1));
 	attr_delete_all(ATTR_COMM, c->handle, &c->attrs);
 	info_unref(c->info);
 	topo_free(c->topo);
@@ -94,12 +94,17 @@ void comm_unref(struct comm *c)
 		comm_destroy(c);
 }
 
-/* A collective area in process memory, for a communicator of one member. */
+/* A collective area in process memory, for a communicator of one member:
+ * anonymous pages, zero until touched (calloc would clear, and fault in, all
+ * of the data slot in every MPI_Init for MPI_COMM_SELF). */
 static int comm_coll_private(struct comm *c)
 {
-	c->coll = calloc(1, shm_coll_size(1));
-	if (!c->coll)
+	void *area = mmap(NULL, shm_coll_size(1), PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (area == MAP_FAILED)
 		return -ENOMEM;
+	c->coll = area;
 	shm_coll_init(c->coll, 1);
 	return 0;
 }

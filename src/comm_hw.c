@@ -14,12 +14,9 @@
  *    Processes spanning several objects of that level, and all of them when
  *    no level splits comm, get MPI_COMM_NULL.
  * Each new communicator's info has mpi_hw_resource_type set to its type.
- * hwloc reads the topology once per process, on the first such split.
+ * The topology comes from the hwloc module (hw.h), loaded on the first such
+ * split; a module that cannot be loaded is an MPI_ERR_OTHER saying why.
  */
-#include <errno.h>
-#include <hwloc.h>
-#include <hwloc/glibc-sched.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,69 +26,10 @@
 #include "comm_hw.h"
 #include "datatype.h"
 #include "errhandler.h"
+#include "hw.h"
 #include "info.h"
 
 #define HW_SHARED_MEMORY "mpi_shared_memory"
-
-/* The levels HW_UNGUIDED tries, from the top. */
-static const hwloc_obj_type_t hw_levels[] = {
-	HWLOC_OBJ_PACKAGE, HWLOC_OBJ_NUMANODE, HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE,
-	HWLOC_OBJ_L1CACHE, HWLOC_OBJ_CORE, HWLOC_OBJ_PU,
-};
-
-#define HW_NLEVELS ((int)(sizeof(hw_levels) / sizeof(hw_levels[0])))
-
-static hwloc_topology_t hw_topo;
-
-static int hw_topology(void)
-{
-	if (hw_topo)
-		return 0;
-	if (hwloc_topology_init(&hw_topo) < 0)
-		return -ENOMEM;
-	if (hwloc_topology_load(hw_topo) < 0) {
-		hwloc_topology_destroy(hw_topo);
-		hw_topo = NULL;
-		return -EIO;
-	}
-	return 0;
-}
-
-/* The logical index of the object of type t that holds every CPU of set,
- * or MPI_UNDEFINED when set spans several (or none holds it). */
-static int hw_color(hwloc_const_cpuset_t set, hwloc_obj_type_t t)
-{
-	hwloc_obj_t o = NULL;
-
-	while ((o = hwloc_get_next_obj_by_type(hw_topo, t, o))) {
-		if (o->cpuset && !hwloc_bitmap_iszero(o->cpuset) &&
-		    hwloc_bitmap_isincluded(set, o->cpuset))
-			return (int)o->logical_index;
-	}
-	return MPI_UNDEFINED;
-}
-
-/* This process's color at each level, from its affinity mask. */
-static int hw_colors(int colors[HW_NLEVELS])
-{
-	hwloc_bitmap_t set;
-	cpu_set_t mask;
-	int rc;
-
-	if (sched_getaffinity(0, sizeof(mask), &mask) < 0)
-		return -errno;
-	rc = hw_topology();
-	if (rc < 0)
-		return rc;
-	set = hwloc_bitmap_alloc();
-	if (!set)
-		return -ENOMEM;
-	hwloc_cpuset_from_glibc_sched_affinity(hw_topo, set, &mask, sizeof(mask));
-	for (int l = 0; l < HW_NLEVELS; l++)
-		colors[l] = hw_color(set, hw_levels[l]);
-	hwloc_bitmap_free(set);
-	return 0;
-}
 
 /* HW_UNGUIDED: the first level where some process has an object and not
  * every process has the same one; -1 when no level splits comm. */
@@ -112,22 +50,15 @@ static int hw_unguided_level(const int *all, int size)
 
 /* The level an mpi_hw_resource_type value names, -1 for unknown ones, or
  * HW_NLEVELS for mpi_shared_memory (the whole job, like SHARED). */
-static int hw_guided_level(const struct info *info)
+static int hw_guided_level(const struct hw_ops *hw, const struct info *info)
 {
 	const char *v = info ? info_lookup(info, "mpi_hw_resource_type") : NULL;
-	hwloc_obj_type_t t;
 
 	if (!v)
 		return -1;
 	if (strcmp(v, HW_SHARED_MEMORY) == 0)
 		return HW_NLEVELS;
-	if (hwloc_type_sscanf(v, &t, NULL, 0) < 0)
-		return -1;
-	for (int l = 0; l < HW_NLEVELS; l++) {
-		if (hw_levels[l] == t)
-			return l;
-	}
-	return -1;
+	return hw->level(v);
 }
 
 /* Give c the info key naming its type. */
@@ -145,14 +76,20 @@ int comm_hw_split_type(MPI_Comm comm, struct comm *p, int split_type, int key,
 	static const char *const call = "MPI_Comm_split_type";
 	int mine[HW_NLEVELS], level, color, rc;
 	const char *type = HW_SHARED_MEMORY;
+	const struct hw_ops *hw;
 	struct comm *c = NULL;
 	char *all;
 
-	if (hw_colors(mine) < 0)
+	if (hw_get(&hw) < 0)
+		return err_comm(comm, call, MPI_ERR_OTHER, NULL,
+				"the hardware split types need hwloc%s", hw_error());
+	if (hw->colors(mine) < 0)
 		return err_comm(comm, call, MPI_ERR_OTHER, NULL,
 				"cannot read this process's binding or the topology");
+	for (int l = 0; l < HW_NLEVELS; l++)
+		mine[l] = mine[l] < 0 ? MPI_UNDEFINED : mine[l];
 	if (split_type == MPI_COMM_TYPE_HW_GUIDED) {
-		level = hw_guided_level(info);
+		level = hw_guided_level(hw, info);
 		color = level < 0 ? MPI_UNDEFINED : level == HW_NLEVELS ? 0 : mine[level];
 	} else {
 		/* every member must choose the same level */
@@ -166,7 +103,7 @@ int comm_hw_split_type(MPI_Comm comm, struct comm *p, int split_type, int key,
 		color = level < 0 ? MPI_UNDEFINED : mine[level];
 	}
 	if (level >= 0 && level < HW_NLEVELS)
-		type = hwloc_obj_type_string(hw_levels[level]);
+		type = hw->level_name((enum hw_level)level);
 	rc = comm_split_internal(p, CALL_COMM_CREATE, color, key, &c);
 	if (rc == MPI_SUCCESS && c)
 		rc = hw_name_comm(c, type);

@@ -1,5 +1,7 @@
 /*
- * NUMA placement with libnuma.  A segment's pages already exist when a rank
+ * NUMA placement, with the kernel's memory-policy calls themselves (no
+ * libnuma: loading it cost every rank time at start for a handful of system
+ * calls).  A segment's pages already exist when a rank
  * maps it (shm_seg_create reserves them with posix_fallocate, on the node
  * of the rank that created it), so placing a portion is:
  *   1. fault the portion's pages into this rank's page tables (the owner's
@@ -13,24 +15,54 @@
  * A page belongs to the portion its first byte lies in, so neighbouring
  * portions that share a page never both place it.
  */
-#include <numa.h>
-#include <numaif.h>
+#include <errno.h>
+#include <limits.h>
+#include <linux/mempolicy.h>
 #include <sched.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "info.h"
 #include "knobs.h"
 #include "place.h"
 
+/* Node masks as the kernel takes them: room for every node it can have
+ * (MAX_NUMNODES is at most 1 << 10); the count passed is one more than the
+ * bits, as the kernel reads one bit fewer than it is told. */
+#define PLACE_NODES 1024
+#define PLACE_MAXNODE (PLACE_NODES + 1)
+#define PLACE_LONG_BITS (sizeof(unsigned long) * CHAR_BIT)
+
+struct place_nodes {
+	unsigned long bits[PLACE_NODES / PLACE_LONG_BITS];
+};
+
+static long place_mbind(uintptr_t start, uintptr_t len, int mode,
+			const struct place_nodes *nodes, unsigned flags)
+{
+	return syscall(SYS_mbind, start, len, mode, nodes ? nodes->bits : NULL,
+		       nodes ? PLACE_MAXNODE : 0, flags);
+}
+
+/* The nodes this process may allocate on (its cpuset's mems); 0 or -errno.
+ * ENOSYS: a kernel without NUMA. */
+static int place_allowed(struct place_nodes *nodes)
+{
+	if (syscall(SYS_get_mempolicy, NULL, nodes->bits, PLACE_MAXNODE, NULL,
+		    MPOL_F_MEMS_ALLOWED) < 0)
+		return -errno;
+	return 0;
+}
+
 /* The NUMA node of the CPU this rank runs on now: the node of all its CPUs
  * when it is bound within one node (shmrun --bind-to core, numa, ...). */
-static int place_my_node(void)
+static unsigned place_my_node(void)
 {
-	int cpu = sched_getcpu(), node = cpu < 0 ? -1 : numa_node_of_cpu(cpu);
+	unsigned cpu, node;
 
-	return node < 0 ? 0 : node;
+	return getcpu(&cpu, &node) < 0 || node >= PLACE_NODES ? 0 : node;
 }
 
 /* The owner's first touch: map every page of [p, p + len) here. */
@@ -50,29 +82,27 @@ void place_portion(void *base, size_t len, const struct info *info)
 	uintptr_t start = ((uintptr_t)base + page - 1) & ~(page - 1);
 	uintptr_t end = ((uintptr_t)base + len + page - 1) & ~(page - 1);
 	long policy = knobs_val[SHM_KNOB_NUMA];
-	struct bitmask *nodes;
+	struct place_nodes nodes = { 0 };
+	unsigned node;
 
 	/* an unknown value is a hint we ignore, like any MPI info hint */
 	if (v)
 		shm_knob_parse(SHM_KNOB_NUMA, v, &policy);
-	if (!base || end <= start || policy == KNOBS_NUMA_NONE || numa_available() < 0)
+	/* the allowed nodes, for interleave; and a failure says no NUMA */
+	if (!base || end <= start || policy == KNOBS_NUMA_NONE || place_allowed(&nodes) < 0)
 		return;
 	if (policy == KNOBS_NUMA_LOCAL) {
 		/* where the creator's posix_fallocate put them */
-		mbind((void *)start, end - start, MPOL_LOCAL, NULL, 0, 0);
+		place_mbind(start, end - start, MPOL_LOCAL, NULL, 0);
 		return;
 	}
 	place_touch((char *)start, end - start, page);
 	if (policy == KNOBS_NUMA_INTERLEAVE) {
-		mbind((void *)start, end - start, MPOL_INTERLEAVE, numa_all_nodes_ptr->maskp,
-		      numa_all_nodes_ptr->size + 1, MPOL_MF_MOVE);
+		place_mbind(start, end - start, MPOL_INTERLEAVE, &nodes, MPOL_MF_MOVE);
 		return;
 	}
-	nodes = numa_allocate_nodemask();
-	if (!nodes)
-		return;
-	numa_bitmask_setbit(nodes, (unsigned)place_my_node());
-	mbind((void *)start, end - start, MPOL_PREFERRED, nodes->maskp, nodes->size + 1,
-	      MPOL_MF_MOVE);
-	numa_free_nodemask(nodes);
+	node = place_my_node();
+	nodes = (struct place_nodes){ 0 };
+	nodes.bits[node / PLACE_LONG_BITS] = 1ul << (node % PLACE_LONG_BITS);
+	place_mbind(start, end - start, MPOL_PREFERRED, &nodes, MPOL_MF_MOVE);
 }

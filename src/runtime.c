@@ -19,13 +19,13 @@
 
 #include "api.h"
 #include "attr.h"
-#include "bindings.h"
 #include "coll.h"
 #include "comm.h"
 #include "errhandler.h"
 #include "datatype.h"
 #include "group.h"
 #include "handle.h"
+#include "hw.h"
 #include "info.h"
 #include "knobs.h"
 #include "mem.h"
@@ -162,6 +162,15 @@ static void runtime_knobs(void)
 		    shm_knobs[bad].name, shm_knob_text((enum shm_knob_id)bad), what);
 }
 
+/* SHMRUN_REPORT_BINDINGS: the report comes from the hwloc module (hw.h). */
+static int runtime_report_bindings(void)
+{
+	const struct hw_ops *hw;
+	int rc = hw_get(&hw);
+
+	return rc < 0 ? rc : hw->report(rt.rank);
+}
+
 /*
  * Whether the ranks outnumber the CPUs they may use, decided once from the
  * affinity masks: unbound, the job shares this rank's mask; bound by shmrun
@@ -197,8 +206,8 @@ static int runtime_init(const char *call, int required, int *argc, char ***argv)
 	rt.self = shm_job_rank(rt.job, rt.rank);
 	rt.main_tid = gettid();
 	runtime_knobs();
-	if (knobs_val[SHM_KNOB_REPORT_BINDINGS] && bindings_report(rt.rank) < 0)
-		runtime_die("%s: cannot report this rank's binding", call);
+	if (knobs_val[SHM_KNOB_REPORT_BINDINGS] && runtime_report_bindings() < 0)
+		runtime_die("%s: cannot report this rank's binding%s", call, hw_error());
 	knobs_auto_oversub = runtime_oversubscribed(rt.size);
 	rt.spins = knobs_spins();
 	rt.yields = (unsigned)knobs_val[SHM_KNOB_YIELDS];

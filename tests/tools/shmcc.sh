@@ -47,13 +47,22 @@ expect_eq "PMPI wrapper" "$("$TMP/prof")" "calls 1"
 make -s -C "$SHMPI_TOP" install PREFIX="$TMP/inst" BUILD="${SHMPI_BUILD#"$SHMPI_TOP"/}" \
 	SANITIZE="${SHMPI_SANITIZE:-}" >"$TMP/install.log" 2>&1 ||
 	fail "make install: $(cat "$TMP/install.log")"
-for f in include/mpi.h lib/libshmpi.a lib/libshmpi.so bin/shmrun bin/shmcc lib/pkgconfig/shmpi.pc; do
+for f in include/mpi.h lib/libshmpi.a lib/libshmpi.so bin/shmrun bin/shmcc lib/pkgconfig/shmpi.pc \
+	lib/shmpi/hw.so lib/shmpi/shmrun-hw.so; do
 	[ -e "$TMP/inst/$f" ] || fail "make install did not install $f"
 done
 "$TMP/inst/bin/shmcc" -o "$TMP/hello3" "$SHMPI_TOP/examples/hello.c" || fail "installed shmcc"
 expect_match "installed shmcc uses PREFIX" "$("$TMP/inst/bin/shmcc" -show x.c)" "$TMP/inst/lib"
 run_job "$TMP/out" "$TMP/err" -- -n 2 "$TMP/hello3"
 expect_eq "installed hello exit" "$rc" 0
+# the hwloc modules of the installed library and shmrun: binding the ranks
+# and their report
+"$TMP/inst/bin/shmrun" -n 1 --bind-to core --report-bindings "$TMP/hello3" \
+	>"$TMP/out" 2>"$TMP/err"
+expect_eq "installed shmrun --bind-to core --report-bindings: status ($(cat "$TMP/err"))" \
+	"$?" 0
+expect_match "installed report" "$(cat "$TMP/err")" "^shmpi: rank 0 runs on cpus .*Core L#0"
+expect_no_shm_left "the installed --report-bindings job"
 flags=$(PKG_CONFIG_PATH="$TMP/inst/lib/pkgconfig" pkg-config --cflags --libs shmpi) ||
 	fail "pkg-config shmpi"
 expect_match "pkg-config shmpi" "$flags" "-I$TMP/inst/include .*-lshmpi"

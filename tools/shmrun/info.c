@@ -1,14 +1,14 @@
 /*
  * shmrun --info: what a job would run on and with.  The machine as hwloc
- * sees it (packages, NUMA nodes, caches, cores, hardware threads), shmpi's
- * version and build, and every knob of the one table (shm/knob.h) with the
+ * sees it (packages, NUMA nodes, caches, cores, hardware threads; printed by
+ * the hwloc module, hw.h), shmpi's version and build, and every knob of the one table (shm/knob.h) with the
  * value shmrun's environment gives it and its default.
  */
-#include <hwloc.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../shm/knob.h"
+#include "hw.h"
 #include "shmrun.h"
 
 #ifndef SHMPI_BUILD_CC
@@ -17,53 +17,6 @@
 #ifndef SHMPI_BUILD_SANITIZE
 #define SHMPI_BUILD_SANITIZE ""
 #endif
-
-static void info_obj(hwloc_topology_t topo, hwloc_obj_t obj, int depth)
-{
-	char type[64], attr[128], cpus[128];
-
-	hwloc_obj_type_snprintf(type, sizeof(type), obj, 1);
-	hwloc_obj_attr_snprintf(attr, sizeof(attr), obj, ", ", 0);
-	if (obj->cpuset)
-		hwloc_bitmap_list_snprintf(cpus, sizeof(cpus), obj->cpuset);
-	else
-		cpus[0] = '\0';
-	printf("  %*s%s L#%u", 2 * depth, "", type, obj->logical_index);
-	/* the OS numbers CPUs, NUMA nodes and packages, not caches */
-	if (obj->os_index != HWLOC_UNKNOWN_INDEX &&
-	    (obj->type == HWLOC_OBJ_PU || obj->type == HWLOC_OBJ_NUMANODE ||
-	     obj->type == HWLOC_OBJ_PACKAGE))
-		printf(" P#%u", obj->os_index);
-	if (attr[0])
-		printf(" (%s)", attr);
-	if (cpus[0])
-		printf(": cpus %s", cpus);
-	putchar('\n');
-	/* NUMA nodes hang off the tree as memory children in hwloc 2 */
-	for (hwloc_obj_t c = obj->memory_first_child; c; c = c->next_sibling)
-		info_obj(topo, c, depth + 1);
-	for (hwloc_obj_t c = obj->first_child; c; c = c->next_sibling)
-		info_obj(topo, c, depth + 1);
-}
-
-static int info_topology(void)
-{
-	hwloc_topology_t topo;
-
-	if (hwloc_topology_init(&topo) < 0 || hwloc_topology_load(topo) < 0) {
-		run_msg("hwloc cannot read this machine's topology");
-		return -1;
-	}
-	printf("machine: %d package(s), %d NUMA node(s), %d core(s), "
-	       "%d hardware thread(s)\n",
-	       hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
-	       hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE),
-	       hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE),
-	       hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU));
-	info_obj(topo, hwloc_get_root_obj(topo), 0);
-	hwloc_topology_destroy(topo);
-	return 0;
-}
 
 static void info_knobs(void)
 {
@@ -98,12 +51,16 @@ static void info_knobs(void)
 
 int run_info(void)
 {
+	const struct run_hw_ops *hw;
+
+	if (run_hw_get(&hw) < 0)
+		return RUN_EXIT_USAGE;
 	printf("shmrun (shmpi %s)\n", SHMPI_VERSION);
 	printf("build: cc %s, sanitizers %s, hwloc API %u.%u (library %u.%u)\n",
 	       SHMPI_BUILD_CC, SHMPI_BUILD_SANITIZE[0] ? SHMPI_BUILD_SANITIZE : "none",
-	       HWLOC_API_VERSION >> 16, (HWLOC_API_VERSION >> 8) & 0xff,
-	       hwloc_get_api_version() >> 16, (hwloc_get_api_version() >> 8) & 0xff);
-	if (info_topology() < 0)
+	       hw->api_built() >> 16, (hw->api_built() >> 8) & 0xff,
+	       hw->api_library() >> 16, (hw->api_library() >> 8) & 0xff);
+	if (hw->print_topology(run_msg) < 0)
 		return RUN_EXIT_USAGE;
 	info_knobs();
 	return 0;

@@ -4,18 +4,30 @@
  * The program is resolved once, in shmrun, before the job exists: a missing
  * program is exit 127, one that is not an executable file exit 126.  Every
  * rank's environment (shmrun's, changed by -x, plus the rank variables) is
- * built before its fork, so the child allocates nothing.  Each child, before
- * exec:
+ * built before its fork, so the child allocates nothing.
+ *
+ * A rank is started with vfork: the child borrows shmrun's memory until it
+ * execs, so no page table is copied (on a paravirtualized machine copying
+ * them is most of a fork's cost), and shmrun waits, its signals blocked so
+ * that no handler runs in the child, until the child has exec'ed or exited.
+ * The child therefore writes no memory of shmrun's: it reads what shmrun
+ * prepared (struct spawn_ctx), makes system calls, and reports an error with
+ * writev of strings that already exist.  The one exception is errno, which
+ * libc's wrappers set in the thread's storage the two share: shmrun reads
+ * errno after vfork only when vfork itself failed, when no child ran.
+ * Each child, before exec:
  *   1. asks for SIGKILL when shmrun dies (PR_SET_PDEATHSIG), then checks that
  *      shmrun did not die before that (getppid), so no rank outlives it;
- *   2. joins the ranks' process group, led by rank 0 (shmrun sets it too,
- *      from its side, so the group exists before the next fork), which keeps
- *      a terminal's Ctrl-C for shmrun alone to forward;
+ *   2. joins the ranks' process group, led by rank 0; shmrun is suspended
+ *      until the child has exec'ed, so the group exists before the next
+ *      rank is started, and a terminal's Ctrl-C is for shmrun alone to
+ *      forward;
  *   3. takes its stdin (rank 0: shmrun's, or the relay pipe when that is a
  *      terminal; the others /dev/null) and its stdout and stderr pipes;
  *   4. gets back the fd limit and the signal dispositions shmrun started
- *      with (what shmrun ignored stays ignored, the rest is default) and an
- *      empty signal mask;
+ *      with (what shmrun ignored stays ignored, the rest is default: exec
+ *      resets what has a handler, the child changes only the few signals
+ *      shmrun itself ignored or stopped ignoring) and an empty signal mask;
  *   5. binds itself to its CPUs (--bind-to, planned in bind.c); a binding
  *      the kernel refuses ends the rank with status 125 and says why.
  * Every fd shmrun opens is close-on-exec, so a rank inherits only 0, 1, 2.
@@ -30,6 +42,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
@@ -54,6 +67,7 @@ const struct run_env_var run_env_vars[] = {
 const size_t run_env_nvars = SPAWN_NVARS;
 
 #define SPAWN_VAR_MAX 64	/* "OMPI_COMM_WORLD_LOCAL_SIZE=4096", "SHMPI_JOB=<16>" */
+#define SPAWN_PREFIX_MAX 64	/* "shmrun: binding rank 4095: " */
 #define SPAWN_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
 
 /* As shmrun found them: the ranks get them back. */
@@ -71,6 +85,13 @@ struct spawn_ctx {
 	pid_t launcher;
 	int rank;			/* the rank being forked */
 	const cpu_set_t *cpus;		/* its binding, or NULL */
+	char bind_msg[SPAWN_PREFIX_MAX];	/* "shmrun: binding rank R: " */
+	/* the dispositions the child sets: those that exec would not give
+	 * back as shmrun found them */
+	int nsigs;
+	int sigs[NSIG];
+	bool sig_ignore[NSIG];
+	bool restore_nofile;		/* shmrun raised its fd limit */
 	int devnull;
 	int relay_in;			/* read end of the relay pipe, or -1 */
 };
@@ -239,13 +260,29 @@ static int spawn_sh_argv(struct spawn_ctx *sc)
 	return 0;
 }
 
-/* In the child: never returns.  Only async-signal-safe calls from here. */
+/* In the vfork child: say "prefix[name: ]what errno says" on its stderr. */
+static void spawn_child_say(const char *prefix, const char *name, int err)
+{
+	const char *what = strerrordesc_np(err);
+	struct iovec iov[] = {
+		{ (void *)prefix, strlen(prefix) },
+		{ (void *)name, name ? strlen(name) : 0 },
+		{ (void *)(name ? ": " : ""), name ? 2 : 0 },
+		{ (void *)(what ? what : "unknown error"), strlen(what ? what : "unknown error") },
+		{ (void *)"\n", 1 },
+	};
+
+	if (writev(STDERR_FILENO, iov, sizeof(iov) / sizeof(iov[0])) < 0)
+		return;
+}
+
+/* In the vfork child: never returns.  Only async-signal-safe calls, and no
+ * write to memory (see the top of the file). */
 static void __attribute__((noreturn))
 spawn_child(const struct spawn_ctx *sc, pid_t pgid, int in_fd, int out_fd, int err_fd)
 {
-	char msg[256];
 	sigset_t none;
-	int err, len;
+	int err;
 
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != sc->launcher)
 		_exit(RUN_EXIT_USAGE);
@@ -253,28 +290,45 @@ spawn_child(const struct spawn_ctx *sc, pid_t pgid, int in_fd, int out_fd, int e
 	if ((in_fd >= 0 && dup2(in_fd, STDIN_FILENO) < 0) ||
 	    dup2(out_fd, STDOUT_FILENO) < 0 || dup2(err_fd, STDERR_FILENO) < 0)
 		_exit(RUN_EXIT_USAGE);
-	setrlimit(RLIMIT_NOFILE, &spawn_entry_nofile);
-	for (int sig = 1; sig < NSIG; sig++) {
-		if (sig != SIGKILL && sig != SIGSTOP)
-			signal(sig, sigismember(&spawn_entry_ignored, sig) ? SIG_IGN : SIG_DFL);
-	}
+	if (sc->restore_nofile)
+		setrlimit(RLIMIT_NOFILE, &spawn_entry_nofile);
+	for (int i = 0; i < sc->nsigs; i++)
+		signal(sc->sigs[i], sc->sig_ignore[i] ? SIG_IGN : SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (sc->cpus && sched_setaffinity(0, sizeof(*sc->cpus), sc->cpus) < 0) {
-		len = snprintf(msg, sizeof(msg), "shmrun: binding rank %d: %s\n",
-			       sc->rank, strerror(errno));
-		if (len > 0)
-			err = (int)write(STDERR_FILENO, msg, (size_t)len);
+		spawn_child_say(sc->bind_msg, NULL, errno);
 		_exit(RUN_EXIT_USAGE);
 	}
 	execve(sc->path, sc->argv, sc->envp);
 	if (errno == ENOEXEC)
 		execve(sc->sh_argv[0], sc->sh_argv, sc->envp);
 	err = errno;
-	len = snprintf(msg, sizeof(msg), "shmrun: %s: %s\n", sc->argv[0], strerror(err));
-	if (len > 0 && write(STDERR_FILENO, msg, (size_t)len) < 0)
-		err = errno;
+	spawn_child_say("shmrun: ", sc->argv[0], err);
 	_exit(err == ENOENT ? RUN_EXIT_NOTFOUND : RUN_EXIT_NOEXEC);
+}
+
+/*
+ * Start the child with every signal blocked (no handler may run in it while
+ * it borrows shmrun's memory; it unblocks them itself once its dispositions
+ * are reset), and give shmrun back its mask.  The pid, or a negative errno.
+ */
+static pid_t spawn_vfork(const struct spawn_ctx *sc, pid_t pgid, int in_fd, int out_fd,
+			 int err_fd)
+{
+	sigset_t all, old;
+	pid_t pid;
+	int err;
+
+	sigfillset(&all);
+	if (sigprocmask(SIG_SETMASK, &all, &old) < 0)
+		return -errno;
+	pid = vfork();
+	if (pid == 0)
+		spawn_child(sc, pgid, in_fd, out_fd, err_fd);
+	err = errno;	/* only meaningful when pid < 0: then no child ran */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return pid < 0 ? -err : pid;
 }
 
 static int spawn_pidfd(pid_t pid)
@@ -308,18 +362,17 @@ static int spawn_rank(struct spawn_ctx *sc, struct run_job *job, int r)
 	spawn_env_rank(sc, job, r);
 	sc->rank = r;
 	sc->cpus = job->opts->bind_cpus ? &job->opts->bind_cpus[r] : NULL;
+	snprintf(sc->bind_msg, sizeof(sc->bind_msg), "shmrun: binding rank %d: ", r);
 	in_fd = r > 0 ? sc->devnull : sc->relay_in;
-	pid = fork();
+	pid = spawn_vfork(sc, r == 0 ? 0 : job->pgid, in_fd, out[1], err[1]);
 	if (pid < 0) {
-		rc = -errno;
+		rc = pid;
 		goto err_free_err;
 	}
-	if (pid == 0)
-		spawn_child(sc, r == 0 ? 0 : job->pgid, in_fd, out[1], err[1]);
+	/* the child has set its group before exec, and vfork returned only then:
+	 * the group exists before rank 1 joins it */
 	if (r == 0)
 		job->pgid = pid;
-	/* from this side too: the group must exist before rank 1 joins it */
-	setpgid(pid, job->pgid);
 	rc = spawn_pidfd(pid);
 	if (rc < 0) {
 		kill(pid, SIGKILL);
@@ -348,6 +401,34 @@ err_close_out:
 	close(out[0]);
 	close(out[1]);
 	return rc;
+}
+
+/*
+ * The dispositions a child must set before exec: exec resets a handled
+ * signal to default and keeps ignored ones ignored, so only the signals
+ * whose ignoring differs from shmrun's entry need a call; a handled one
+ * (none of shmrun's own, but a sanitizer's) is reset too, so that no handler
+ * can run in the child.  And whether shmrun raised its fd limit.
+ */
+static void spawn_plan_child(struct spawn_ctx *sc)
+{
+	struct rlimit now;
+
+	sc->nsigs = 0;
+	for (int sig = 1; sig < NSIG; sig++) {
+		bool want_ign = sigismember(&spawn_entry_ignored, sig) == 1;
+		struct sigaction sa;
+
+		if (sig == SIGKILL || sig == SIGSTOP || sigaction(sig, NULL, &sa) < 0)
+			continue;
+		if (sa.sa_handler == (want_ign ? SIG_IGN : SIG_DFL))
+			continue;
+		sc->sigs[sc->nsigs] = sig;
+		sc->sig_ignore[sc->nsigs++] = want_ign;
+	}
+	sc->restore_nofile = getrlimit(RLIMIT_NOFILE, &now) < 0 ||
+			     now.rlim_cur != spawn_entry_nofile.rlim_cur ||
+			     now.rlim_max != spawn_entry_nofile.rlim_max;
 }
 
 /*
@@ -399,6 +480,7 @@ int run_spawn_all(struct run_job *job, const char *path)
 	rc = spawn_stdin(sc, job);
 	if (rc < 0)
 		goto out_free_env;
+	spawn_plan_child(sc);
 	for (int r = 0; r < job->nranks && rc == 0; r++)
 		rc = spawn_rank(sc, job, r);
 	if (sc->relay_in >= 0 && sc->relay_in != sc->devnull)
