@@ -17,10 +17,13 @@ chmod 755 "$TMP/probe"
 # SIGUSR1 ignored and a low fd limit when shmrun starts: shmrun raises its
 # own limit for 8 ranks and ignores SIGPIPE, the ranks must not see either
 # (what shmrun starts with is the wrapper's: exec keeps what is ignored)
-sh -c 'trap "" USR1; ulimit -n 40
+# (SIGPIPE at its default whatever the caller ignores, so that one ignored
+# by shmrun would show; a soft limit only, so that shmrun can raise it)
+env --default-signal=PIPE sh -c 'trap "" USR1; ulimit -Sn 40
 	sed -n "s/^SigIgn:[[:space:]]*//p" /proc/$$/status >"$2"
 	exec "$0" -n 8 "$1"' "$SHMRUN" "$TMP/probe" "$TMP/entry_ign" >"$TMP/out" 2>"$TMP/err"
-expect_eq "probe: status ($(cat "$TMP/err"))" "$?" 0
+rc=$?
+expect_eq "probe: status ($(cat "$TMP/err"))" "$rc" 0
 expect_no_shm_left "the probe job"
 sort -n "$TMP/out" >"$TMP/rep"
 expect_eq "probe: lines" "$(wc -l <"$TMP/rep")" 8
@@ -28,6 +31,8 @@ mypgid=$(cut -d' ' -f5 /proc/$$/stat)
 entry_ign=$(cat "$TMP/entry_ign")
 # bit 9 is SIGUSR1: ignored at entry, so it must stay ignored
 case $entry_ign in *[2367abefABEF]??) ;; *) fail "SIGUSR1 not ignored at entry: $entry_ign" ;; esac
+# bit 12 is SIGPIPE: at its default at entry, so the ranks must not ignore it
+case $entry_ign in *[13579bdfBDF]???) fail "SIGPIPE ignored at entry: $entry_ign" ;; esac
 leader=$(awk '$1 == 0 { print $2 }' "$TMP/rep")
 while read -r rank pid pgid blk ign nofile; do
 	expect_eq "rank $rank: process group" "$pgid" "$leader"

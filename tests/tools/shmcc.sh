@@ -59,8 +59,9 @@ expect_eq "installed hello exit" "$rc" 0
 # and their report
 "$TMP/inst/bin/shmrun" -n 1 --bind-to core --report-bindings "$TMP/hello3" \
 	>"$TMP/out" 2>"$TMP/err"
+rc=$?
 expect_eq "installed shmrun --bind-to core --report-bindings: status ($(cat "$TMP/err"))" \
-	"$?" 0
+	"$rc" 0
 expect_match "installed report" "$(cat "$TMP/err")" "^shmpi: rank 0 runs on cpus .*Core L#0"
 expect_no_shm_left "the installed --report-bindings job"
 flags=$(PKG_CONFIG_PATH="$TMP/inst/lib/pkgconfig" pkg-config --cflags --libs shmpi) ||

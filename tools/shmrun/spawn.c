@@ -277,8 +277,9 @@ static void spawn_child_say(const char *prefix, const char *name, int err)
 }
 
 /* In the vfork child: never returns.  Only async-signal-safe calls, and no
- * write to memory (see the top of the file). */
-static void __attribute__((noreturn))
+ * write to memory (see the top of the file).  Not inlined: its locals get a
+ * frame of their own below spawn_vfork's, never a slot of shmrun's. */
+static void __attribute__((noreturn, noinline))
 spawn_child(const struct spawn_ctx *sc, pid_t pgid, int in_fd, int out_fd, int err_fd)
 {
 	sigset_t none;
