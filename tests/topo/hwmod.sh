@@ -85,5 +85,9 @@ rc=$?
 expect_eq "no shmrun module, --info: status" "$rc" 125
 expect_match "no shmrun module, --info: message" "$(cat "$TMP/err")" \
 	"^shmrun: cannot load hwloc's module: "
+# the rest of --info comes all the same
+expect_match "no shmrun module, --info: version" "$(cat "$TMP/out")" "^shmrun \(shmpi "
+expect_match "no shmrun module, --info: hwloc" "$(cat "$TMP/out")" "hwloc unavailable"
+expect_match "no shmrun module, --info: knobs" "$(cat "$TMP/out")" "^  SHMPI_SPINS="
 expect_no_shm_left "the jobs of a shmrun without its module"
 exit 0
