@@ -83,8 +83,7 @@ struct spawn_ctx {
 	size_t nbase;			/* envp entries before the rank variables */
 	char vars[SPAWN_NVARS][SPAWN_VAR_MAX];
 	pid_t launcher;
-	int rank;			/* the rank being forked */
-	const cpu_set_t *cpus;		/* its binding, or NULL */
+	const cpu_set_t *cpus;		/* the binding of the rank being started, or NULL */
 	char bind_msg[SPAWN_PREFIX_MAX];	/* "shmrun: binding rank R: " */
 	/* the dispositions the child sets: those that exec would not give
 	 * back as shmrun found them */
@@ -361,7 +360,6 @@ static int spawn_rank(struct spawn_ctx *sc, struct run_job *job, int r)
 	if (rc < 0)
 		goto err_free_out;
 	spawn_env_rank(sc, job, r);
-	sc->rank = r;
 	sc->cpus = job->opts->bind_cpus ? &job->opts->bind_cpus[r] : NULL;
 	snprintf(sc->bind_msg, sizeof(sc->bind_msg), "shmrun: binding rank %d: ", r);
 	in_fd = r > 0 ? sc->devnull : sc->relay_in;
