@@ -31,7 +31,7 @@
 #include "wait.h"
 
 #define SHM_JOB_MAGIC 0x626f6a69706d6873ULL /* "shmpijob" */
-#define SHM_JOB_VERSION 6
+#define SHM_JOB_VERSION 7
 #define SHM_JOB_ID_LEN 16
 #define SHM_JOB_NAME_PREFIX "shmpi-"
 
@@ -71,6 +71,10 @@ struct shm_rank_ctl {
 	struct shm_rank_state state;
 	/* written by peers that give the rank work */
 	struct shm_waitword doorbell __attribute__((aligned(SHM_CACHE_LINE)));
+	/* set by the rank before MPI_Init returns, never cleared: it sleeps on
+	 * the doorbell the asymmetric way (wait.h), so that a ringer registered
+	 * for shm_membarrier() may ring it without a fence */
+	shm_atomic_u32 bell_asym;
 } __attribute__((aligned(SHM_CACHE_LINE)));
 
 _Static_assert(sizeof(struct shm_rank_ctl) == 2 * SHM_CACHE_LINE,

@@ -1,6 +1,7 @@
 #include <limits.h>
 
 #include "futex.h"
+#include "membarrier.h"
 #include "wait.h"
 
 uint32_t shm_waitword_wait(struct shm_waitword *w, uint32_t old, unsigned spins)
@@ -50,14 +51,46 @@ void shm_waitword_sleep_unless(struct shm_waitword *w, int (*ready)(void *),
 	atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
 }
 
-void shm_waitword_ring(struct shm_waitword *w)
+/* The ringer's side once its condition store is ordered before this. */
+static void ring_sleepers(struct shm_waitword *w)
 {
-	/* seq_cst: the caller's condition store before our look at sleepers;
-	 * pairs with the fence in shm_waitword_sleep_unless() */
-	shm_fence();
 	if (atomic_load_explicit(&w->sleepers, memory_order_relaxed) == 0)
 		return;
 	/* the change makes a sleeper that has not yet slept return at once */
 	atomic_fetch_add_explicit(&w->value, 1, memory_order_relaxed);
 	shm_futex_wake(&w->value, INT_MAX);
+}
+
+void shm_waitword_ring(struct shm_waitword *w)
+{
+	/* seq_cst: the caller's condition store before our look at sleepers;
+	 * pairs with the fence in shm_waitword_sleep_unless() */
+	shm_fence();
+	ring_sleepers(w);
+}
+
+int shm_waitword_sleep_unless_asym(struct shm_waitword *w, int (*ready)(void *),
+				   void *arg, const struct timespec *fallback)
+{
+	uint32_t seen = atomic_load_explicit(&w->value, memory_order_acquire);
+	int rc;
+
+	atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_relaxed);
+	/* a fence on every CPU running a registered ringer: a ringer that
+	 * looked at sleepers before it fenced had its condition store drained
+	 * by it, so ready() sees the store; one after it sees us */
+	rc = shm_membarrier();
+	if (rc < 0)
+		shm_fence();
+	if (!ready(arg))
+		shm_futex_wait(&w->value, seen, rc < 0 ? fallback : NULL);
+	atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
+	return rc;
+}
+
+void shm_waitword_ring_asym(struct shm_waitword *w)
+{
+	/* the sleeper's shm_membarrier() stands in for our fence */
+	atomic_signal_fence(memory_order_seq_cst);
+	ring_sleepers(w);
 }

@@ -11,6 +11,8 @@
 #ifndef SHM_WAIT_H
 #define SHM_WAIT_H
 
+#include <time.h>
+
 #include "atomic.h"
 
 struct shm_waitword {
@@ -49,5 +51,22 @@ static inline uint32_t shm_waitword_bump(struct shm_waitword *w, uint32_t add)
 void shm_waitword_sleep_unless(struct shm_waitword *w, int (*ready)(void *),
 			       void *arg);
 void shm_waitword_ring(struct shm_waitword *w);
+
+/*
+ * The same with an asymmetric fence (membarrier.h), for a doorbell rung far
+ * more often than slept on.  The ringer's fence would wait for its
+ * condition store to leave the store buffer, which takes a cache-line
+ * transfer when the waiter is polling that line; with these, the ringer
+ * orders store and load with a compiler barrier only, and the sleeper pays
+ * with shm_membarrier() between announcing itself and its look at the
+ * condition.  Only a ringer registered for shm_membarrier() may ring a
+ * sleeper this way, and only a sleeper that sleeps this way every time.
+ * Should the system call fail, the sleeper sleeps no longer than `fallback`
+ * (a ringer may have missed it) and returns its error: from then on it
+ * should sleep the fenced way and sleep briefly.
+ */
+int shm_waitword_sleep_unless_asym(struct shm_waitword *w, int (*ready)(void *),
+				   void *arg, const struct timespec *fallback);
+void shm_waitword_ring_asym(struct shm_waitword *w);
 
 #endif

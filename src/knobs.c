@@ -29,13 +29,16 @@ int knobs_load(int *bad)
 	return 0;
 }
 
+int knobs_oversubscribed(void)
+{
+	return knobs_val[SHM_KNOB_OVERSUB] == KNOBS_OVERSUB_AUTO ? knobs_auto_oversub :
+	       knobs_val[SHM_KNOB_OVERSUB] == KNOBS_OVERSUB_YES;
+}
+
 unsigned knobs_spins(void)
 {
-	int oversub = knobs_val[SHM_KNOB_OVERSUB] == KNOBS_OVERSUB_AUTO ?
-		      knobs_auto_oversub :
-		      knobs_val[SHM_KNOB_OVERSUB] == KNOBS_OVERSUB_YES;
-
-	return (unsigned)knobs_val[oversub ? SHM_KNOB_SPINS_OVERSUB : SHM_KNOB_SPINS];
+	return (unsigned)knobs_val[knobs_oversubscribed() ? SHM_KNOB_SPINS_OVERSUB :
+				   SHM_KNOB_SPINS];
 }
 
 void knobs_set(enum shm_knob_id k, long v)

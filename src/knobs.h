@@ -28,6 +28,10 @@ void knobs_set(enum shm_knob_id k, long v);
  * ranks outnumber the CPUs they may use (decided once in MPI_Init, see
  * runtime.c, and kept in knobs_auto_oversub). */
 unsigned knobs_spins(void);
+
+/* Whether to treat the ranks as outnumbering their CPUs (SHMPI_OVERSUBSCRIBED,
+ * or for auto what MPI_Init found). */
+int knobs_oversubscribed(void);
 extern int knobs_auto_oversub;
 
 #endif

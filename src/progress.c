@@ -297,7 +297,30 @@ out:
 
 void progress_wake_rank(int world_rank)
 {
-	shm_waitword_ring(&shm_job_rank(rt.job, world_rank)->doorbell);
+	struct shm_rank_ctl *r = shm_job_rank(rt.job, world_rank);
+
+	/* bell_asym shares the line of the sleepers count the ring reads */
+	if (rt.membarrier && atomic_load_explicit(&r->bell_asym, memory_order_relaxed))
+		shm_waitword_ring_asym(&r->doorbell);
+	else
+		shm_waitword_ring(&r->doorbell);
+}
+
+/* Sleep on this rank's doorbell unless ready(arg), the way its ringers
+ * expect (runtime.c).  Should shm_membarrier() fail, every sleep still
+ * fences and lasts at most this long: the flag that lets ringers skip
+ * their fence is never taken back. */
+#define BELL_FALLBACK_NS 1000000L
+
+static void doorbell_sleep(int (*ready)(void *), void *arg)
+{
+	static const struct timespec fallback = { 0, BELL_FALLBACK_NS };
+
+	if (rt.bell_asym)
+		(void)shm_waitword_sleep_unless_asym(&rt.self->doorbell, ready, arg,
+						     &fallback);
+	else
+		shm_waitword_sleep_unless(&rt.self->doorbell, ready, arg);
 }
 
 /* ---- sending ----------------------------------------------------------- */
@@ -942,7 +965,7 @@ void progress_wait_keyed(int (*done)(void *), void *arg, const void *key)
 			sched_yield();
 			continue;
 		}
-		shm_waitword_sleep_unless(&rt.self->doorbell, progress_ready, &w);
+		doorbell_sleep(progress_ready, &w);
 		idle = 0;
 	}
 }
@@ -969,7 +992,7 @@ static void *progress_thread(void *unused)
 	(void)unused;
 	eng_in_thread = 1;
 	while (!atomic_load_explicit(&eng.stop, memory_order_relaxed)) {
-		shm_waitword_sleep_unless(&rt.self->doorbell, thread_ready, NULL);
+		doorbell_sleep(thread_ready, NULL);
 		progress_poll();
 	}
 	return NULL;

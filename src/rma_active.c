@@ -2,15 +2,17 @@
  * Active-target synchronization: MPI_Win_fence, and MPI_Win_post,
  * MPI_Win_start, MPI_Win_complete, MPI_Win_wait, MPI_Win_test.
  *
- * Fence is a barrier of the window's communicator between memory fences.
+ * Fence is a barrier of the window's communicator, whose release and
+ * acquire order the window's memory.
  * PSCW counts in the window segment: post[o][t] is how often target t has
  * posted an exposure epoch to origin o (origin o's start waits until it
  * exceeds the posts it has used), and compl[o][t] how many access epochs
  * origin o has completed to t (t's wait returns once, for every origin of
  * its post group, it reaches the number of t's posts naming o).  A waiter
  * publishes the first member it still waits for, and updates it as the
- * others arrive, so the watchdog names who is missing.  Every count only grows, so no
- * reset can race with a late reader; whoever raises a count rings the
+ * others arrive, so the watchdog names who is missing.  Every count only
+ * grows, so no reset can race with a late reader; each has one writer,
+ * which stores it without reading it back (win_pscw_raise) and rings the
  * doorbell of the rank that may wait for it.  Operations on private
  * memory (rma_pkt.h) are sent and applied before fence's barrier and before
  * complete raises the counts.
@@ -58,14 +60,17 @@ API(int, Win_fence, (int assert, MPI_Win win))
 		return win_err(w, "MPI_Win_fence", MPI_ERR_RMA_SYNC, "win",
 			       "a PSCW or passive-target epoch is open");
 	/* operations on private memory applied, ours and others' (the barrier
-	 * serves theirs); local stores before everybody's next accesses */
+	 * serves theirs) */
 	rma_pkt_complete(w, CALL_WIN_FENCE, NULL, 0);
-	shm_fence();
+	/* Our stores before everybody's accesses after the fence, theirs before
+	 * ours: the barrier's release and acquire order the ordinary ones, an
+	 * sfence the program's own non-temporal stores into the window.  A
+	 * full fence here would wait for the barrier's line to come back. */
+	shm_nt_fence();
 	/* with neither a preceding nor a succeeding epoch, nothing to order */
 	if ((assert & (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED)) !=
 	    (MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED))
 		coll_barrier(w->comm, CALL_WIN_FENCE);
-	shm_fence();
 	w->fence_on = !(assert & MPI_MODE_NOSUCCEED);
 	w->fence_used = 0;
 	return MPI_SUCCESS;
@@ -141,12 +146,14 @@ API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
 	w->post_group = g;
 	for (int i = 0; i < g->size; i++)
 		w->completes_expected[ranks[i]]++;
-	/* release: our local stores are seen by origins that see the post */
+	/* release: our local stores are seen by origins that see the post
+	 * (the sfence: non-temporal ones too) */
+	shm_nt_fence();
 	atomic_thread_fence(memory_order_release);
 	if (!(assert & MPI_MODE_NOCHECK))
 		for (int i = 0; i < g->size; i++) {
-			atomic_fetch_add_explicit(win_shm_post(w, ranks[i], w->rank), 1,
-						  memory_order_release);
+			win_pscw_raise(w, win_shm_post(w, ranks[i], w->rank),
+				       (size_t)ranks[i]);
 			progress_wake_rank(comm_world_rank(w->comm, ranks[i]));
 		}
 	return MPI_SUCCESS;
@@ -257,8 +264,7 @@ API(int, Win_complete, (MPI_Win win))
 		int t = comm_rank_of_world(w->comm, g->world[i]);
 
 		/* release: our operations are seen by the target's wait */
-		atomic_fetch_add_explicit(win_shm_compl(w, w->rank, t), 1,
-					  memory_order_release);
+		win_pscw_raise(w, win_shm_compl(w, w->rank, t), (size_t)(w->size + t));
 		progress_wake_rank(g->world[i]);
 	}
 	w->start_group = NULL;

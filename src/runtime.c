@@ -35,6 +35,7 @@
 #include "adversary.h"
 #include "runtime.h"
 #include "state.h"
+#include "../shm/membarrier.h"
 
 struct runtime rt = { .ctl_seg = { .fd = -1 } };
 
@@ -190,6 +191,24 @@ static int runtime_oversubscribed(int nranks)
 	return cpus < 1 || nranks > cpus;
 }
 
+/*
+ * Asymmetric fences (shm/membarrier.h), unless SHMPI_MEMBARRIER=0 or the
+ * kernel lacks them: registered, this rank may ring doorbells and pass the
+ * accumulate gate without a fence.  Unless it sleeps often, it also lets its
+ * ringers skip theirs, and pays at its every sleep instead, with a system
+ * call that interrupts the other CPUs.  It sleeps often when the ranks
+ * outnumber the CPUs, and with a progress thread, which sleeps whenever it
+ * has nothing to do.  Decided once, before the thread starts and before any
+ * peer rings.
+ */
+static void runtime_membarrier(void)
+{
+	rt.membarrier = knobs_val[SHM_KNOB_MEMBARRIER] && shm_membarrier_register() == 0;
+	rt.bell_asym = rt.membarrier && !knobs_oversubscribed() && !rt.progress_strong;
+	atomic_store_explicit(&rt.self->bell_asym, (uint32_t)rt.bell_asym,
+			      memory_order_relaxed);
+}
+
 static int runtime_init(const char *call, int required, int *argc, char ***argv)
 {
 	const char *job;
@@ -212,6 +231,7 @@ static int runtime_init(const char *call, int required, int *argc, char ***argv)
 	rt.spins = knobs_spins();
 	rt.yields = (unsigned)knobs_val[SHM_KNOB_YIELDS];
 	rt.progress_strong = knobs_val[SHM_KNOB_PROGRESS] == 1;
+	runtime_membarrier();
 	/* SERIALIZED is real: the library keeps no per-thread state */
 	rt.thread_level = required < MPI_THREAD_SERIALIZED ? required :
 			  MPI_THREAD_SERIALIZED;

@@ -30,6 +30,9 @@ struct runtime {
 	unsigned spins;			/* spin rounds before a futex sleep */
 	unsigned yields;		/* then sched_yield rounds (SHMPI_YIELDS) */
 	int progress_strong;		/* SHMPI_PROGRESS=strong */
+	int membarrier;			/* registered for shm_membarrier() */
+	int bell_asym;			/* sleeps on its doorbell the asymmetric
+					 * way (shm/wait.h), self->bell_asym */
 };
 
 extern struct runtime rt;

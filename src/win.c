@@ -15,7 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../shm/membarrier.h"
 #include "api.h"
 #include "attr.h"
 #include "coll.h"
@@ -42,17 +41,6 @@ struct win_rank_info {
 	uint64_t align;		/* alignment it asks for its portion */
 	char seg[SHM_NAME_MAX];	/* MPI_Alloc_mem segment (MPI_Win_create) */
 };
-
-/* Whether this process registered for asymmetric fences (asked once, at
- * its first window; SHMPI_MEMBARRIER=0 says not to). */
-static int win_membarrier_ok(void)
-{
-	static int ok = -1;
-
-	if (ok < 0)
-		ok = knobs_val[SHM_KNOB_MEMBARRIER] && shm_membarrier_register() == 0;
-	return ok;
-}
 
 struct win *win_arg(const char *call, MPI_Win h, int *rc)
 {
@@ -174,6 +162,7 @@ static void win_destroy(struct win *w)
 		handle_release(w->handle);
 	free(w->t);
 	free(w->posts_seen);
+	free(w->pscw_row);
 	free(w->completes_expected);
 	free(w->start_ranks);
 	for (int i = 0; i < 2; i++) {
@@ -261,18 +250,19 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	errh_ref(w->errh);
 	w->info = info ? info_dup_internal(info) : NULL;
 	w->no_locks = info_true(info, "no_locks");
-	mine->membarrier = win_membarrier_ok();
+	mine->membarrier = rt.membarrier;
 	all = (struct win_rank_info *)coll_allgather_packed(w->comm, CALL_WIN_CREATE, mine,
 							    sizeof(*mine), dt_get(MPI_BYTE),
 							    sizeof(*mine));
 	w->t = calloc((size_t)w->size, sizeof(*w->t));
 	w->posts_seen = calloc((size_t)w->size, sizeof(*w->posts_seen));
 	w->completes_expected = calloc((size_t)w->size, sizeof(*w->completes_expected));
+	w->pscw_row = calloc(2 * (size_t)w->size, sizeof(*w->pscw_row));
 	w->locked = calloc((size_t)w->size, sizeof(*w->locked));
 	off = calloc((size_t)w->size, sizeof(*off));
 	/* every rank sees the same `all`, so every rank decides alike */
-	if (!all || !w->t || !w->posts_seen || !w->completes_expected || !w->locked ||
-	    !off) {
+	if (!all || !w->t || !w->posts_seen || !w->completes_expected || !w->pscw_row ||
+	    !w->locked || !off) {
 		rc = MPI_ERR_NO_MEM;
 		goto out;
 	}

@@ -175,6 +175,9 @@ struct win {
 	} groups[2];
 	uint32_t *completes_expected;	/* [size] each origin's completes due, ever */
 	uint32_t *posts_seen;	/* [size] posts taken from each target, ever */
+	uint32_t *pscw_row;	/* [2 * size] this rank's PSCW row as it last
+				 * stored it: its only writer counts here and
+				 * stores, and never loads the line back */
 	uint8_t *locked;	/* [size] enum win_lock_held */
 	int nlocked;
 	int lock_all;		/* 0, 1, or 2 (MPI_MODE_NOCHECK) */
@@ -214,6 +217,14 @@ static inline shm_atomic_u32 *win_shm_pscw_row(const struct win *w, int r)
 {
 	return (shm_atomic_u32 *)((char *)w->shm + w->shm->pscw_off +
 				  (size_t)r * w->shm->pscw_stride);
+}
+
+/* Raise count i of this rank's row (w->pscw_row mirrors it): one release
+ * store, no read of a line the peers poll, no locked instruction waiting
+ * for that line to come back. */
+static inline void win_pscw_raise(struct win *w, shm_atomic_u32 *count, size_t i)
+{
+	atomic_store_explicit(count, ++w->pscw_row[i], memory_order_release);
 }
 
 /* post[origin][target]: how many times target posted an epoch to origin. */

@@ -13,6 +13,7 @@
 
 #include "barrier.h"
 #include "futex.h"
+#include "membarrier.h"
 #include "wait.h"
 
 static void *shared_alloc(size_t size)
@@ -167,8 +168,11 @@ END_TEST
 
 /*
  * Doorbell ping-pong: two processes hand a token back and forth 20000 times,
- * each sleeping on its own doorbell until the token is its own.  A lost
- * wake-up hangs the test (and the timeout fails it).
+ * each sleeping on its own doorbell until the token is its own, or one of
+ * them spinning, so that it rings just as the other goes to sleep (after a
+ * delay that varies from round to round).  A lost wake-up hangs the test
+ * (and the timeout fails it): the asymmetric way without its membarrier(2)
+ * hangs within a few runs.
  */
 struct pingpong {
 	shm_atomic_u32 token;		/* whose turn: 0 or 1 */
@@ -187,31 +191,67 @@ static int my_turn(void *arg)
 	return atomic_load_explicit(&t->pp->token, memory_order_acquire) == t->me;
 }
 
-static void play(struct pingpong *pp, uint32_t me, int rounds)
+/* asym: both sides the asymmetric way (wait.h), registered for membarrier;
+ * spin: this side never sleeps, so that it rings right when the other one
+ * is about to sleep */
+static void play(struct pingpong *pp, uint32_t me, int rounds, int asym, int spin)
 {
+	static const struct timespec never = { 3600, 0 };
 	struct turn t = { pp, me };
 
 	for (int i = 0; i < rounds; i++) {
-		while (!my_turn(&t))
-			shm_waitword_sleep_unless(&pp->bell[me], my_turn, &t);
+		/* a sleeper facing a spinner sleeps after a varying delay, so
+		 * that its announcement meets the other side's ring */
+		for (int k = spin ? 0 : i % 97; k > 0 && !my_turn(&t); k--)
+			shm_cpu_relax();
+		while (!my_turn(&t)) {
+			if (spin)
+				shm_cpu_relax();
+			else if (asym)
+				ck_assert_int_eq(shm_waitword_sleep_unless_asym(
+						 &pp->bell[me], my_turn, &t, &never), 0);
+			else
+				shm_waitword_sleep_unless(&pp->bell[me], my_turn, &t);
+		}
 		atomic_store_explicit(&pp->token, 1 - me, memory_order_release);
-		shm_waitword_ring(&pp->bell[1 - me]);
+		if (asym)
+			shm_waitword_ring_asym(&pp->bell[1 - me]);
+		else
+			shm_waitword_ring(&pp->bell[1 - me]);
 	}
 }
 
-START_TEST(doorbell_ping_pong_loses_no_wakeup)
+static void ping_pong(int asym, int spin)
 {
 	struct pingpong *pp = shared_alloc(sizeof(*pp));
 	pid_t pid = fork();
 
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0) {
-		play(pp, 1, 20000);
+		if (asym)
+			ck_assert_int_eq(shm_membarrier_register(), 0);
+		play(pp, 1, 20000, asym, spin);
 		_exit(0);
 	}
-	play(pp, 0, 20000);
+	play(pp, 0, 20000, asym, 0);
 	reap(1);
 	ck_assert_uint_eq(atomic_load(&pp->token), 0);
+}
+
+START_TEST(doorbell_ping_pong_loses_no_wakeup)
+{
+	ping_pong(0, 0);
+	ping_pong(0, 1);
+}
+END_TEST
+
+/* The same with fence-free rings: the sleepers' membarrier(2) stands in. */
+START_TEST(asymmetric_doorbell_ping_pong_loses_no_wakeup)
+{
+	if (shm_membarrier_register() < 0)
+		return;	/* no membarrier here: nothing uses the asymmetric way */
+	ping_pong(1, 0);
+	ping_pong(1, 1);
 }
 END_TEST
 
@@ -233,6 +273,7 @@ int main(void)
 	tcase_add_test(tc, barrier_eight_processes_mixed);
 	tcase_add_test(tc, barrier_of_one);
 	tcase_add_test(tc, doorbell_ping_pong_loses_no_wakeup);
+	tcase_add_test(tc, asymmetric_doorbell_ping_pong_loses_no_wakeup);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,27 @@
+# Waits that sleep, at 2 and 3 ranks (tests/progs/sync_sleep.c): PSCW, fence
+# and barrier rings checked value by value while few spin rounds send every
+# wait to sleep on its doorbell just as its peer rings it.  Both ways of
+# ringing: without a fence, sleepers paying with membarrier(2) (the default
+# where the kernel has it), and fenced on both sides (SHMPI_MEMBARRIER=0).
+# A lost wake-up shows as a hang (bounded by --timeout).
+. "$SHMPI_TOP/tests/lib.sh"
+
+bad=
+for mb in 1 0; do
+	for spins in 0 7 40; do
+		for n in 2 3; do
+			for t in pscw fence barrier; do
+				SHMPI_MEMBARRIER=$mb SHMPI_SPINS=$spins SHMPI_YIELDS=0 \
+					run_job "$TMP/out" "$TMP/err" -- -n $n --timeout 60 \
+					"$PROGS/sync_sleep" $t 2000
+				if [ "$rc" -ne 0 ] || [ "$(cat "$TMP/out")" != "ok $t" ]; then
+					echo "sync_sleep $t -n $n membarrier=$mb spins=$spins: exit $rc"
+					sed 's/^/    /' "$TMP/out" "$TMP/err"
+					bad="$bad $t/$n/$mb/$spins"
+				fi
+			done
+		done
+	done
+done
+[ -z "$bad" ] || fail "sync_sleep:$bad"
+exit 0
