@@ -4,11 +4,13 @@
 
 #define RING_HDR 8u
 #define RING_PAD 1u	/* flag of a pad record */
+#define RING_VALID 2u	/* flag of every published header: never zero */
 
-struct ring_hdr {
-	uint32_t len;	/* payload bytes; for a pad: bytes to skip, header included */
-	uint32_t flags;
-};
+/* A header as one 64-bit word: the length low, the flags high. */
+static inline uint64_t hdr_word(uint32_t len, uint32_t flags)
+{
+	return (uint64_t)len | (uint64_t)(flags | RING_VALID) << 32;
+}
 
 static inline uint64_t ring_span(uint32_t len)
 {
@@ -19,70 +21,82 @@ void shm_ring_init(struct shm_ring *r, uint64_t cap)
 {
 	memset(r, 0, sizeof(*r));
 	r->cap = cap;
+	r->pcap = cap;
+}
+
+/* Producer: head as the consumer last stored it. */
+static uint64_t load_head(struct shm_ring *r)
+{
+	/* acquire: pairs with the consumer's release of head */
+	r->head_seen = atomic_load_explicit(&r->head, memory_order_acquire);
+	return r->head_seen;
 }
 
 uint64_t shm_ring_used(struct shm_ring *r)
 {
-	/* acquire: pairs with the consumer's release of head */
-	return atomic_load_explicit(&r->tail, memory_order_relaxed) -
-	       atomic_load_explicit(&r->head, memory_order_acquire);
+	return atomic_load_explicit(&r->tail, memory_order_relaxed) - load_head(r);
+}
+
+/* Producer: whether span bytes and the next header's 8 fit at tail when
+ * room bytes remain before the end (a pad fills those first if span does
+ * not), by the head it knows of, loading head again when that is too
+ * little. */
+static int room_for(struct shm_ring *r, uint64_t tail, uint64_t span, uint64_t room)
+{
+	uint64_t need = (room < span ? room + span : span) + RING_HDR;
+
+	return r->pcap - (tail - r->head_seen) >= need ||
+	       r->pcap - (tail - load_head(r)) >= need;
 }
 
 int shm_ring_fits(struct shm_ring *r, uint32_t len)
 {
 	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
-	uint64_t span = ring_span(len);
-	uint64_t room = r->cap - (tail & (r->cap - 1));
-	uint64_t free_bytes = r->cap - shm_ring_used(r);
 
 	if (len > shm_ring_max_record(r))
 		return 0;
-	return free_bytes >= (room < span ? room + span : span);
+	return room_for(r, tail, ring_span(len), r->pcap - (tail & (r->pcap - 1)));
 }
 
 void *shm_ring_reserve(struct shm_ring *r, uint32_t len)
 {
 	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
 	uint64_t span = ring_span(len);
-	uint64_t pos = tail & (r->cap - 1);
-	uint64_t room = r->cap - pos;
-	uint64_t free_bytes = r->cap - shm_ring_used(r);
-	struct ring_hdr *h;
+	uint64_t room = r->pcap - (tail & (r->pcap - 1));
 
-	if (len > shm_ring_max_record(r))
+	if (len > shm_ring_max_record(r) || !room_for(r, tail, span, room))
 		return NULL;
 	if (room < span) {
-		/* no wrapping: pad to the end, then start over at 0 */
-		if (free_bytes < room + span)
-			return NULL;
-		h = (struct ring_hdr *)(r->data + pos);
-		h->len = (uint32_t)room;
-		h->flags = RING_PAD;
+		/* no wrapping: a pad to the end, then start over at 0, whose
+		 * header the consumer looks at next, so it is cleared first */
+		atomic_store_explicit(shm_ring_header(r, r->pcap, 0), 0, memory_order_relaxed);
+		/* release: the cleared header before the pad that leads to it */
+		atomic_store_explicit(shm_ring_header(r, r->pcap, tail),
+				      hdr_word((uint32_t)room, RING_PAD), memory_order_release);
 		tail += room;
-		/* release: the pad header is written before it is published */
-		atomic_store_explicit(&r->tail, tail, memory_order_release);
-		pos = 0;
-	} else if (free_bytes < span) {
-		return NULL;
+		atomic_store_explicit(&r->tail, tail, memory_order_relaxed);
 	}
-	h = (struct ring_hdr *)(r->data + pos);
-	h->len = len;
-	h->flags = 0;
-	return h + 1;
+	r->reserved = len;
+	return (char *)shm_ring_header(r, r->pcap, tail) + RING_HDR;
 }
 
 void shm_ring_commit(struct shm_ring *r, void *payload)
 {
-	struct ring_hdr *h = (struct ring_hdr *)payload - 1;
 	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+	uint64_t next = tail + ring_span(r->reserved);
 
+	(void)payload;	/* always the record reserve returned last */
 	/* a long record may have been copied in with non-temporal stores,
 	 * which the release below does not order (shm/atomic.h) */
-	if (h->len >= SHM_NT_MIN)
+	if (r->reserved >= SHM_NT_MIN)
 		shm_nt_fence();
-	/* release: the record is written before the consumer can see it */
-	atomic_store_explicit(&r->tail, tail + ring_span(h->len),
+	/* the next header stays zero until its record is published: reserve
+	 * left room for it */
+	atomic_store_explicit(shm_ring_header(r, r->pcap, next), 0, memory_order_relaxed);
+	/* release: the record and the cleared next header before this one */
+	atomic_store_explicit(shm_ring_header(r, r->pcap, tail), hdr_word(r->reserved, 0),
 			      memory_order_release);
+	atomic_store_explicit(&r->tail, next, memory_order_relaxed);
 }
 
 void *shm_ring_peek(struct shm_ring *r, uint32_t *len)
@@ -90,18 +104,17 @@ void *shm_ring_peek(struct shm_ring *r, uint32_t *len)
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
 
 	for (;;) {
-		/* acquire: pairs with the producer's release of tail */
-		uint64_t tail = atomic_load_explicit(&r->tail, memory_order_acquire);
-		struct ring_hdr *h;
+		/* acquire: pairs with the producer's release of the header */
+		uint64_t h = atomic_load_explicit(shm_ring_header(r, r->cap, head),
+						  memory_order_acquire);
 
-		if (head == tail)
+		if (h == 0)
 			return NULL;
-		h = (struct ring_hdr *)(r->data + (head & (r->cap - 1)));
-		if (!(h->flags & RING_PAD)) {
-			*len = h->len;
-			return h + 1;
+		if (!((h >> 32) & RING_PAD)) {
+			*len = (uint32_t)h;
+			return (char *)shm_ring_header(r, r->cap, head) + RING_HDR;
 		}
-		head += h->len;
+		head += (uint32_t)h;
 		/* release: we are done reading the pad (nothing to protect, but
 		 * keep every head store a release for the producer's acquire) */
 		atomic_store_explicit(&r->head, head, memory_order_release);
@@ -111,9 +124,9 @@ void *shm_ring_peek(struct shm_ring *r, uint32_t *len)
 void shm_ring_release(struct shm_ring *r)
 {
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
-	struct ring_hdr *h = (struct ring_hdr *)(r->data + (head & (r->cap - 1)));
+	uint64_t h = atomic_load_explicit(shm_ring_header(r, r->cap, head), memory_order_relaxed);
 
 	/* release: we finished reading the record before the producer reuses it */
-	atomic_store_explicit(&r->head, head + ring_span(h->len),
+	atomic_store_explicit(&r->head, head + ring_span((uint32_t)h),
 			      memory_order_release);
 }

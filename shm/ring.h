@@ -8,10 +8,19 @@
  * an 8-byte header (length, flags) and its payload, padded to 8 bytes.  A
  * record never wraps: when it does not fit before the end, the producer
  * publishes a pad record that fills the rest and starts again at offset 0.
- * The producer writes a record, then release-stores tail; the consumer
- * acquire-loads tail, reads the record, then release-stores head, after
- * which the producer (acquire-loading head) may overwrite it.  tail and head
- * sit on separate cache lines.
+ *
+ * The consumer learns of a record from its header alone, in the line that
+ * carries a short record's payload too: one cache-line transfer per short
+ * message, where polling tail took two in a row.  A header is nonzero once
+ * published (RING_VALID), and the producer keeps the place of the next
+ * header zero: it clears those 8 bytes (a record needs them free besides
+ * its own span) before it release-stores the header of the record before
+ * them.  The consumer acquire-loads the header at head, reads the record,
+ * then release-stores head, after which the producer (acquire-loading
+ * head) may overwrite it.  tail lives on a line of the producer's own with
+ * the head it last loaded, which it loads again only when the room it
+ * knows of is too small; head on the consumer's line, which the producer
+ * thus seldom pulls away.
  *
  * A record of up to shm_ring_max_record() bytes always fits eventually: once
  * the ring has drained, or (with a pad) once half of it is free.
@@ -32,12 +41,17 @@
 #include "atomic.h"
 
 struct shm_ring {
-	shm_atomic_u64 tail;		/* producer's line */
+	/* the producer's line; the consumer reads none of it */
+	shm_atomic_u64 tail;
+	uint64_t head_seen;		/* head as the producer last loaded it */
+	uint64_t pcap;			/* cap, for the producer */
+	uint32_t reserved;		/* length of the record reserved, for commit */
+	char pad0_[SHM_CACHE_LINE - 28];
+	/* the consumer's line */
+	shm_atomic_u64 head;
 	uint64_t cap;			/* data bytes: a power of two, >= 64 */
-	char pad0_[SHM_CACHE_LINE - 16];
-	shm_atomic_u64 head;		/* consumer's line */
 	shm_atomic_u32 producer_waiting; /* set by a producer that found no room */
-	char pad1_[SHM_CACHE_LINE - 12];
+	char pad1_[SHM_CACHE_LINE - 20];
 	char data[];
 };
 
@@ -50,13 +64,13 @@ static inline size_t shm_ring_size(uint64_t cap)
 	return sizeof(struct shm_ring) + cap;
 }
 
-/* Lay out an empty ring (cap: a power of two, >= 64). */
+/* Lay out an empty ring (cap: a power of two, >= 64) on zeroed memory. */
 void shm_ring_init(struct shm_ring *r, uint64_t cap);
 
-/* The largest payload a record may carry. */
+/* Producer: the largest payload a record may carry. */
 static inline uint32_t shm_ring_max_record(const struct shm_ring *r)
 {
-	return (uint32_t)(r->cap / 2 - 8);
+	return (uint32_t)(r->pcap / 2 - 8);
 }
 
 /*
@@ -81,12 +95,22 @@ void *shm_ring_peek(struct shm_ring *r, uint32_t *len);
 /* Consumer: release the record last returned by shm_ring_peek(). */
 void shm_ring_release(struct shm_ring *r);
 
+/* The 8-byte header at byte pos (any count; taken modulo cap, which the
+ * producer passes as pcap, the consumer as cap). */
+static inline shm_atomic_u64 *shm_ring_header(struct shm_ring *r, uint64_t cap,
+					      uint64_t pos)
+{
+	return (shm_atomic_u64 *)(void *)(r->data + (pos & (cap - 1)));
+}
+
 /* Consumer: whether the ring holds a record (a cheap look, no side effect). */
 static inline int shm_ring_nonempty(struct shm_ring *r)
 {
-	/* acquire: pairs with the producer's release of tail */
-	return atomic_load_explicit(&r->tail, memory_order_acquire) !=
-	       atomic_load_explicit(&r->head, memory_order_relaxed);
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+
+	/* acquire: pairs with the producer's release of the header */
+	return atomic_load_explicit(shm_ring_header(r, r->cap, head),
+				    memory_order_acquire) != 0;
 }
 
 /* Producer: announce that it waits for room (then look for room again). */

@@ -86,16 +86,22 @@ START_TEST(full_ring_refuses_then_accepts)
 		n++;
 	}
 	ck_assert_int_eq(n, 256 / 48);
-	/* 16 bytes are left: a record of up to 8 bytes still fits, 9 do not */
-	ck_assert(!shm_ring_fits(r, 9));
-	ck_assert(shm_ring_fits(r, 8));
-	ck_assert_ptr_null(shm_ring_reserve(r, 9));
-	shm_ring_commit(r, shm_ring_reserve(r, 8));
+	/* 16 bytes are left, and a record needs 8 besides its own for the next
+	 * header: one without payload still fits, one of a byte does not */
+	ck_assert(!shm_ring_fits(r, 1));
+	ck_assert(shm_ring_fits(r, 0));
+	ck_assert_ptr_null(shm_ring_reserve(r, 1));
+	shm_ring_commit(r, shm_ring_reserve(r, 0));
 	ck_assert(!shm_ring_fits(r, 0));
 	ck_assert_ptr_null(shm_ring_reserve(r, 0));
 	{
 		uint32_t len;
 
+		/* 8 bytes before the end: a record of 40 needs a pad of 8,
+		 * its 48 and 8 for the next header; one released makes 56 */
+		ck_assert_ptr_nonnull(shm_ring_peek(r, &len));
+		shm_ring_release(r);
+		ck_assert_ptr_null(shm_ring_reserve(r, 40));
 		ck_assert_ptr_nonnull(shm_ring_peek(r, &len));
 		shm_ring_release(r);
 	}
