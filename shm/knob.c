@@ -19,7 +19,7 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 		"spin rounds before a blocked wait sleeps on a futex, when every "
 		"rank has a CPU of its own" },
 	[SHM_KNOB_SPINS_OVERSUB] = {
-		"SHMPI_SPINS_OVERSUBSCRIBED", SHM_KNOB_UINT, "50", NULL,
+		"SHMPI_SPINS_OVERSUBSCRIBED", SHM_KNOB_UINT, "0", NULL,
 		KNOB_SPINS_MAX, SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
 		"spin rounds before a futex sleep when ranks outnumber the CPUs "
 		"they may use (a spinning waiter only delays the rank it waits for)" },
