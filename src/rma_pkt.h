@@ -11,9 +11,10 @@
  * that: at the first flush or at unlock a lock request goes to the target,
  * the queued operations follow its grant, the last one carries the release
  * (no separate unlock packet) and asks for an acknowledgement, which a
- * reply with data (get) makes unnecessary.  A lone short operation at
- * unlock travels with the lock request itself (the single-operation
- * optimization).
+ * reply with data (get) makes unnecessary.  An acknowledgement is no
+ * packet: the target raises a count in the window segment (win_shm_ack)
+ * that the origin polls.  A lone short operation at unlock travels with
+ * the lock request itself (the single-operation optimization).
  *
  * Target side (rma_pkt_target.c): the lock table of seed 003 per window
  * (the current lock, the count of shared holders and a queue of requests
@@ -25,7 +26,7 @@
  * those segments in order; large operations become several packets.  The
  * packets of one (window, origin, target) leave in order through one stream
  * (progress.h), so a lock request is always ahead of the operations it
- * covers.  Replies (grant, acknowledgement, data) need no order among
+ * covers.  Replies (grant, data) and acknowledgements need no order among
  * themselves beyond what the channel gives.
  */
 #ifndef SRC_RMA_PKT_H
@@ -41,7 +42,6 @@ enum {
 	PKT_RMA_LOCK,		/* a lock request: tag = lock type */
 	PKT_RMA_UNLOCK,		/* release without an operation; acknowledged */
 	PKT_RMA_GRANT,		/* to the origin: the lock is granted */
-	PKT_RMA_ACK,		/* to the origin: all its operations are applied */
 	PKT_RMA_REPLY,		/* to the origin: data of a get-type operation */
 };
 

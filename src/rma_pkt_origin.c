@@ -8,8 +8,9 @@
  * stream as the ring to the target has room).  An operation whose data is
  * in the ring is done at the origin, unless a reply is to come (get-type
  * operations), which then finds it by its cookie.  `pending` counts the
- * replies and acknowledgements still to come: a synchronization call is
- * over when it is 0.  Everything here that the engine's handlers touch
+ * replies still to come, and the target's count of acknowledgements in the
+ * window segment must reach `acks_due`: a synchronization call is over
+ * when both hold.  Everything here that the engine's handlers touch
  * (the lists, pending, lock_state) is changed under the engine's lock, since
  * under strong progress the handlers run in the progress thread.
  */
@@ -79,7 +80,8 @@ struct pkt_target {
 	int lock_state;		/* of this epoch's lock at the target */
 	int lock_type;		/* RMA_LOCK_* asked for (LS_REQUESTED, LS_HELD) */
 	struct op_list queue, waiting, outbox;
-	uint32_t pending;	/* replies and acknowledgements to come */
+	uint32_t pending;	/* replies to come */
+	uint32_t acks_due;	/* acknowledgements asked for, ever (win_shm_ack) */
 };
 
 struct rma_pkt_win {
@@ -502,10 +504,12 @@ static void pt_issue(struct pkt_target *pt, int lock, int unlock)
 	last = pt->queue.tail;
 	if (unlock && lock != RMA_LOCK_NONE)
 		last->flags |= RMA_F_UNLOCK;
-	if (!op_has_reply(last))
+	if (!op_has_reply(last)) {
 		last->flags |= RMA_F_ACK;
+		pt->acks_due++;
+	}
 	for (struct rma_op *op = pt->queue.head; op; op = op->next)
-		pt->pending += op_has_reply(op) || op == last;
+		pt->pending += op_has_reply(op);
 	if (lock == RMA_LOCK_NONE || pt->lock_state == LS_HELD) {
 		list_move(&pt->outbox, &pt->queue);
 	} else if (unlock && pt->queue.n == 1 && last->kind != RMA_UNLOCKREQ &&
@@ -524,11 +528,19 @@ static void pt_issue(struct pkt_target *pt, int lock, int unlock)
 	pt_kick(pt);
 }
 
+/* Whether the target has acknowledged all that pt asked it to. */
+static int pt_acked(const struct pkt_target *pt)
+{
+	/* acquire: pairs with the target's release of the count */
+	return atomic_load_explicit(win_shm_ack(pt->w, pt->w->rank, pt->target),
+				    memory_order_acquire) == pt->acks_due;
+}
+
 static int pt_done(void *arg)
 {
 	const struct pkt_target *pt = arg;
 
-	return pt->pending == 0 && pt->lock_state != LS_REQUESTED;
+	return pt->pending == 0 && pt->lock_state != LS_REQUESTED && pt_acked(pt);
 }
 
 /* Wait in the engine until pt_done, telling the watchdog. */
@@ -772,7 +784,7 @@ int rma_pkt_busy(const struct win *w)
 		const struct pkt_target *pt = &w->pkt->t[r];
 
 		busy = pt->queue.head || pt->waiting.head || pt->outbox.head ||
-		       pt->pending || pt->lock_state != LS_NONE;
+		       pt->pending || pt->lock_state != LS_NONE || !pt_acked(pt);
 	}
 	progress_unlock();
 	return busy;
@@ -795,16 +807,6 @@ static void on_grant(int src, const struct pkt *pkt, const void *payload, uint32
 	pt->lock_state = LS_HELD;
 	list_move(&pt->outbox, &pt->waiting);
 	pt_kick(pt);
-}
-
-static void on_ack(int src, const struct pkt *pkt, const void *payload, uint32_t len)
-{
-	struct pkt_target *pt = (struct pkt_target *)(uintptr_t)pkt->cookie;
-
-	(void)src;
-	(void)payload;
-	(void)len;
-	pt->pending--;
 }
 
 static void on_reply(int src, const struct pkt *pkt, const void *payload, uint32_t len)
@@ -864,6 +866,5 @@ void rma_pkt_win_fini(struct win *w)
 void rma_pkt_origin_init(void)
 {
 	progress_register((enum pkt_type)PKT_RMA_GRANT, on_grant);
-	progress_register((enum pkt_type)PKT_RMA_ACK, on_ack);
 	progress_register((enum pkt_type)PKT_RMA_REPLY, on_reply);
 }

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "adversary.h"
+#include "comm.h"
 #include "datatype.h"
 #include "op.h"
 #include "progress.h"
@@ -54,6 +55,7 @@ struct lock_req {
 struct tgt_win {
 	struct tgt_win *next;
 	struct win *w;
+	uint32_t *acks;		/* [w->size] given to each origin (win_shm_ack) */
 	uint32_t ctx;
 	int type;		/* RMA_LOCK_* held now */
 	int shared;		/* holders of the shared lock */
@@ -117,6 +119,19 @@ static void send_to(int dst, uint16_t type, uint32_t ctx, uint64_t cookie)
 	struct pkt p = { .type = type, .ctx = ctx, .cookie = cookie };
 
 	progress_send_ctl(dst, &p, NULL, 0);
+}
+
+/* Acknowledge to origin src (job rank) everything applied for it so far:
+ * a count in the window segment that its synchronization call polls, with
+ * no record in the ring to take and release. */
+static void ack(struct tgt_win *t, int src)
+{
+	int o = comm_rank_of_world(t->w->comm, src);
+
+	/* release: the operations applied before the origin sees the count */
+	atomic_store_explicit(win_shm_ack(t->w, o, t->w->rank), ++t->acks[o],
+			      memory_order_release);
+	progress_wake_rank(src);
 }
 
 static void apply(struct tgt_win *t, int src, const void *payload, uint32_t len);
@@ -299,7 +314,7 @@ static void apply(struct tgt_win *t, int src, const void *payload, uint32_t len)
 	if (h->flags & RMA_F_UNLOCK)
 		lt_drop(t);
 	if (h->flags & RMA_F_ACK)
-		send_to(src, PKT_RMA_ACK, t->ctx, h->tcookie);
+		ack(t, src);
 	if (h->flags & RMA_F_UNLOCK)
 		lt_grant_queued(t);
 }
@@ -351,7 +366,7 @@ static void on_unlock(int src, const struct pkt *pkt, const void *payload, uint3
 	if (t->type == RMA_LOCK_NONE)
 		corrupt(src, "unlock without a lock");
 	lt_drop(t);
-	send_to(src, PKT_RMA_ACK, t->ctx, pkt->cookie);
+	ack(t, src);
 	lt_grant_queued(t);
 }
 
@@ -361,8 +376,10 @@ int rma_pkt_target_add(struct win *w)
 {
 	struct tgt_win *t = calloc(1, sizeof(*t));
 
-	if (!t)
+	if (!t || !(t->acks = calloc((size_t)w->size, sizeof(*t->acks)))) {
+		free(t);
 		return -ENOMEM;
+	}
 	progress_lock();
 	if (!scratch) {
 		size_t n = (progress_record_max() + 63) / 64 * 64;
@@ -374,6 +391,7 @@ int rma_pkt_target_add(struct win *w)
 			free(aligned_in);
 			scratch = aligned_in = NULL;
 			progress_unlock();
+			free(t->acks);
 			free(t);
 			return -ENOMEM;
 		}
@@ -401,6 +419,7 @@ void rma_pkt_target_remove(struct win *w)
 			t->head = q->next;
 			free(q);
 		}
+		free(t->acks);
 		free(t);
 		break;
 	}

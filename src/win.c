@@ -71,6 +71,9 @@ static void win_layout(struct win_shm *s, uint32_t n)
 	s->pscw_off = at;
 	s->pscw_stride = align_up(2 * (size_t)n * sizeof(shm_atomic_u32), SHM_CACHE_LINE);
 	at += n * s->pscw_stride;
+	s->ack_off = at;
+	s->ack_stride = align_up((size_t)n * sizeof(shm_atomic_u32), SHM_CACHE_LINE);
+	at += n * s->ack_stride;
 	s->dyn_off = at;
 	at = align_up(at + n * sizeof(struct win_dyn_table), SHM_CACHE_LINE);
 	s->stripe_off = at;

@@ -75,7 +75,8 @@ struct win_shm {
 	uint32_t nranks;
 	uint32_t flavor;
 	uint64_t size;			/* of the whole segment */
-	uint64_t tgt_off, acc_off, pscw_off, pscw_stride, dyn_off, stripe_off, data_off;
+	uint64_t tgt_off, acc_off, pscw_off, pscw_stride, ack_off, ack_stride;
+	uint64_t dyn_off, stripe_off, data_off;
 	shm_atomic_u32 lock_waiters;	/* ranks waiting for a lock of it */
 	struct shm_grouplock all __attribute__((aligned(SHM_CACHE_LINE)));
 };
@@ -237,6 +238,18 @@ static inline shm_atomic_u32 *win_shm_post(const struct win *w, int origin, int 
 static inline shm_atomic_u32 *win_shm_compl(const struct win *w, int origin, int target)
 {
 	return win_shm_pscw_row(w, origin) + w->size + target;
+}
+
+/*
+ * ack[origin][target]: how many acknowledgements target has given origin
+ * for operations on its private memory (rma_pkt.h).  The target stores
+ * each word, the origin polls its row, which shares no line with another
+ * origin's.
+ */
+static inline shm_atomic_u32 *win_shm_ack(const struct win *w, int origin, int target)
+{
+	return (shm_atomic_u32 *)((char *)w->shm + w->shm->ack_off +
+				  (size_t)origin * w->shm->ack_stride) + target;
 }
 
 static inline struct win_dyn_table *win_shm_dyn(const struct win *w, int r)
