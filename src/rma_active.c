@@ -264,7 +264,7 @@ API(int, Win_complete, (MPI_Win win))
 		int t = comm_rank_of_world(w->comm, g->world[i]);
 
 		/* release: our operations are seen by the target's wait */
-		win_pscw_raise(w, win_shm_compl(w, w->rank, t), (size_t)(w->size + t));
+		win_pscw_raise(w, win_shm_compl(w, w->rank, t), (size_t)w->size + (size_t)t);
 		progress_wake_rank(g->world[i]);
 	}
 	w->start_group = NULL;
