@@ -22,8 +22,8 @@
  * knows of is too small; head on the consumer's line, which the producer
  * thus seldom pulls away.
  *
- * A record of up to shm_ring_max_record() bytes always fits eventually: once
- * the ring has drained, or (with a pad) once half of it is free.
+ * A record of up to shm_ring_max_record() bytes always fits once the ring
+ * has drained, wherever tail stands.
  *
  * A producer that finds no room and wants to sleep sets producer_waiting
  * (then a full fence) and checks for room again before sleeping; a consumer

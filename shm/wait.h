@@ -61,9 +61,10 @@ void shm_waitword_ring(struct shm_waitword *w);
  * with shm_membarrier() between announcing itself and its look at the
  * condition.  Only a ringer registered for shm_membarrier() may ring a
  * sleeper this way, and only a sleeper that sleeps this way every time.
- * Should the system call fail, the sleeper sleeps no longer than `fallback`
- * (a ringer may have missed it) and returns its error: from then on it
- * should sleep the fenced way and sleep briefly.
+ * Should the system call fail, the sleeper fences, sleeps no longer than
+ * `fallback` (a ringer may have missed it) and returns the error; a sleeper
+ * whose ringers skip their fence must keep sleeping this way, each sleep
+ * then bounded by `fallback`.
  */
 int shm_waitword_sleep_unless_asym(struct shm_waitword *w, int (*ready)(void *),
 				   void *arg, const struct timespec *fallback);

@@ -18,8 +18,9 @@
  *
  * Sleeping: a waiter sleeps on its doorbell after its wait condition and
  * ready() both failed; a peer that commits records to it, that releases
- * room it waits for (the ring's producer_waiting flag), or that completes a
- * barrier it waits in, rings the doorbell.
+ * room it waits for (the ring's producer_waiting flag), that completes a
+ * barrier or raises a PSCW or acknowledgement count it waits for, rings the
+ * doorbell.
  *
  * Strong progress (SHMPI_PROGRESS=strong): a progress thread sleeps on the
  * same doorbell and runs the engine whenever it is rung, so data moves while
@@ -231,8 +232,9 @@ int progress_init(void)
 		free(eng.active);
 		return -ENOMEM;
 	}
-	/* a quarter of the ring per record keeps several chunks in flight */
-	eng.chunk = (uint32_t)(cap / 4) - (uint32_t)sizeof(struct pkt) - 8;
+	/* a quarter of the ring per record keeps several chunks in flight: four
+	 * spans, and the 8 bytes a record needs free after it (shm/ring.h) */
+	eng.chunk = (uint32_t)(cap / 4) - (uint32_t)sizeof(struct pkt) - 16;
 	if (eng.chunk > max_record - sizeof(struct pkt))
 		eng.chunk = max_record - (uint32_t)sizeof(struct pkt);
 	eng.eager_max = eng.chunk < 8192 ? eng.chunk : 8192;

@@ -260,6 +260,8 @@ API(int, Win_complete, (MPI_Win win))
 	}
 	/* operations on private memory are applied before the targets learn */
 	rma_pkt_complete(w, CALL_WIN_COMPLETE, NULL, 0);
+	/* the program's own non-temporal stores into the window too */
+	shm_nt_fence();
 	for (int i = 0; i < g->size; i++) {
 		int t = comm_rank_of_world(w->comm, g->world[i]);
 

@@ -128,6 +128,8 @@ static void ack(struct tgt_win *t, int src)
 {
 	int o = comm_rank_of_world(t->w->comm, src);
 
+	if (o < 0)
+		corrupt(src, "from a process outside the window");
 	/* release: the operations applied before the origin sees the count */
 	atomic_store_explicit(win_shm_ack(t->w, o, t->w->rank), ++t->acks[o],
 			      memory_order_release);

@@ -198,8 +198,9 @@ static int runtime_oversubscribed(int nranks)
  * ringers skip theirs, and pays at its every sleep instead, with a system
  * call that interrupts the other CPUs.  It sleeps often when the ranks
  * outnumber the CPUs, and with a progress thread, which sleeps whenever it
- * has nothing to do.  Decided once, before the thread starts and before any
- * peer rings.
+ * has nothing to do.  Decided once, before the thread starts and before
+ * this rank first sleeps; a peer that rings it earlier sees the flag clear
+ * and fences, which is right with either way of sleeping.
  */
 static void runtime_membarrier(void)
 {
