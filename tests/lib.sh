@@ -46,3 +46,17 @@ run_job() {
 	rc=$?
 	expect_no_shm_left "shmrun $*"
 }
+
+# run_case NAME WANT -- shmrun args...: one job of a test program that prints
+# WANT when it passes; otherwise shows what the job said and adds NAME to
+# $bad, so that a script runs every case and reports all failures at the end.
+run_case() {
+	case_name=$1 case_want=$2
+	shift 2
+	run_job "$TMP/out" "$TMP/err" "$@"
+	if [ "$rc" -ne 0 ] || [ "$(cat "$TMP/out")" != "$case_want" ]; then
+		echo "$case_name: exit $rc"
+		sed 's/^/    /' "$TMP/out" "$TMP/err"
+		bad="$bad $case_name"
+	fi
+}

@@ -13,25 +13,15 @@ bad=
 for mode in weak; do
 	for n in 2 3 8; do
 		for t in $tests; do
-			run_job "$TMP/out" "$TMP/err" -- -n $n --progress=$mode --timeout 40 \
-				"$PROGS/rma_atomic" $t
-			if [ "$rc" -ne 0 ] || [ "$(cat "$TMP/out")" != "ok $t" ]; then
-				echo "rma_atomic $t -n $n --progress=$mode: exit $rc"
-				sed 's/^/    /' "$TMP/out" "$TMP/err"
-				bad="$bad $t/$n/$mode"
-			fi
+			run_case "$t/$n/$mode" "ok $t" -- -n $n --progress=$mode \
+				--timeout 40 "$PROGS/rma_atomic" $t
 		done
 	done
 done
 # the gate's other side: both sides fence (no membarrier)
 for n in 2 8; do
-	run_job "$TMP/out" "$TMP/err" -- -n $n --timeout 40 -x SHMPI_MEMBARRIER=0 \
-		"$PROGS/rma_atomic" bulk
-	if [ "$rc" -ne 0 ] || [ "$(cat "$TMP/out")" != "ok bulk" ]; then
-		echo "rma_atomic bulk -n $n, SHMPI_MEMBARRIER=0: exit $rc"
-		sed 's/^/    /' "$TMP/out" "$TMP/err"
-		bad="$bad bulk/$n/fenced"
-	fi
+	run_case "bulk/$n/fenced" "ok bulk" -- -n $n --timeout 40 \
+		-x SHMPI_MEMBARRIER=0 "$PROGS/rma_atomic" bulk
 done
 [ -z "$bad" ] || fail "rma_atomic:$bad"
 exit 0

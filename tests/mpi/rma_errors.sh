@@ -9,13 +9,8 @@ bad=
 for mode in weak; do
 	for n in 2 3 8; do
 		for t in $tests; do
-			run_job "$TMP/out" "$TMP/err" -- -n $n --progress=$mode --timeout 40 \
-				"$PROGS/rma_errors" $t
-			if [ "$rc" -ne 0 ] || [ "$(cat "$TMP/out")" != "ok $t" ]; then
-				echo "rma_errors $t -n $n --progress=$mode: exit $rc"
-				sed 's/^/    /' "$TMP/out" "$TMP/err"
-				bad="$bad $t/$n/$mode"
-			fi
+			run_case "$t/$n/$mode" "ok $t" -- -n $n --progress=$mode \
+				--timeout 40 "$PROGS/rma_errors" $t
 		done
 	done
 done
