@@ -152,8 +152,7 @@ API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
 	atomic_thread_fence(memory_order_release);
 	if (!(assert & MPI_MODE_NOCHECK))
 		for (int i = 0; i < g->size; i++) {
-			win_pscw_raise(w, win_shm_post(w, ranks[i], w->rank),
-				       (size_t)ranks[i]);
+			win_pscw_raise(w, (size_t)ranks[i]);
 			progress_wake_rank(comm_world_rank(w->comm, ranks[i]));
 		}
 	return MPI_SUCCESS;
@@ -266,7 +265,7 @@ API(int, Win_complete, (MPI_Win win))
 		int t = comm_rank_of_world(w->comm, g->world[i]);
 
 		/* release: our operations are seen by the target's wait */
-		win_pscw_raise(w, win_shm_compl(w, w->rank, t), (size_t)w->size + (size_t)t);
+		win_pscw_raise(w, (size_t)w->size + (size_t)t);
 		progress_wake_rank(g->world[i]);
 	}
 	w->start_group = NULL;

@@ -220,13 +220,6 @@ static inline shm_atomic_u32 *win_shm_pscw_row(const struct win *w, int r)
 				  (size_t)r * w->shm->pscw_stride);
 }
 
-/* Raise count i of this rank's row (w->pscw_row mirrors it): one release
- * store, no read of a line the peers poll, no locked instruction waiting
- * for that line to come back. */
-static inline void win_pscw_raise(struct win *w, shm_atomic_u32 *count, size_t i)
-{
-	atomic_store_explicit(count, ++w->pscw_row[i], memory_order_release);
-}
 
 /* post[origin][target]: how many times target posted an epoch to origin. */
 static inline shm_atomic_u32 *win_shm_post(const struct win *w, int origin, int target)
@@ -238,6 +231,16 @@ static inline shm_atomic_u32 *win_shm_post(const struct win *w, int origin, int 
 static inline shm_atomic_u32 *win_shm_compl(const struct win *w, int origin, int target)
 {
 	return win_shm_pscw_row(w, origin) + w->size + target;
+}
+
+/* Raise count i of this rank's row (w->pscw_row mirrors it; i: the origin
+ * of a post, or size + the target of a complete): one release store, no
+ * read of a line the peers poll, no locked instruction waiting for that
+ * line to come back. */
+static inline void win_pscw_raise(struct win *w, size_t i)
+{
+	atomic_store_explicit(win_shm_pscw_row(w, w->rank) + i, ++w->pscw_row[i],
+			      memory_order_release);
 }
 
 /*
