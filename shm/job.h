@@ -31,7 +31,7 @@
 #include "wait.h"
 
 #define SHM_JOB_MAGIC 0x626f6a69706d6873ULL /* "shmpijob" */
-#define SHM_JOB_VERSION 8
+#define SHM_JOB_VERSION 9
 #define SHM_JOB_ID_LEN 16
 #define SHM_JOB_NAME_PREFIX "shmpi-"
 
@@ -60,7 +60,8 @@ struct shm_rank_state {
 	shm_atomic_u64 since_ns;	/* CLOCK_MONOTONIC of the last change */
 	shm_atomic_u32 owes;		/* peers the engine has records queued for */
 	shm_atomic_u32 strong;		/* a progress thread runs the engine */
-	shm_atomic_i32 holder;		/* WAIT_WIN_LOCK: who holds the lock, or -1 */
+	shm_atomic_i32 holder;		/* WAIT_WIN_LOCK: who keeps it waiting, or -1 */
+	shm_atomic_u32 blocker;		/* WAIT_WIN_LOCK: how (SHM_BLOCKER) */
 };
 
 struct shm_rank_ctl {

@@ -26,9 +26,12 @@
  *
  * peer is a rank of the job, or -1 (any rank, or a group of ranks); for the
  * PSCW waits it is the first member not yet there, kept up to date while
- * the wait lasts.  holder, for WAIT_WIN_LOCK only, is the job rank that
- * holds the lock exclusively, as the waiter last saw it, or -1 (unknown,
- * or shared holders).  tag
+ * the wait lasts.  holder and blocker, for WAIT_WIN_LOCK only: the job
+ * rank that keeps the lock from the waiter, and how (blocker >> 24, enum
+ * shm_rank_blocker; its low 24 bits count the ranks that do it that way),
+ * from the lock's own records as the waiter last looked at them (it looks
+ * again at least every few hundred milliseconds while it waits); -1 and
+ * SHM_BLOCK_UNKNOWN when it found nobody.  tag
  * is the message tag (negative: any tag), the number of requests for
  * WAIT_REQUESTS, the lock kind (enum shm_rank_lock) for WAIT_WIN_LOCK, and
  * 0 otherwise.  ctx is the context id of the communicator, or of the
@@ -88,10 +91,21 @@ enum call_id {
 enum shm_rank_lock {
 	SHM_RANK_LOCK_SHARED = 0,
 	SHM_RANK_LOCK_EXCLUSIVE,
-	SHM_RANK_LOCK_ALL,		/* the window's group lock, lock_all side */
-	SHM_RANK_LOCK_EXCLUSIVE_GROUP,	/* the group lock, exclusive side */
+	SHM_RANK_LOCK_ALL,		/* a target's shared lock, for lock_all */
 	SHM_RANK_LOCK_COUNT
 };
+
+/* How a WAIT_WIN_LOCK wait is blocked: the rank named in holder ... */
+enum shm_rank_blocker {
+	SHM_BLOCK_UNKNOWN = 0,		/* (nobody found) */
+	SHM_BLOCK_EXCLUSIVE,		/* holds the lock exclusively */
+	SHM_BLOCK_SHARED,		/* is the first of the shared holders */
+	SHM_BLOCK_QUEUED,		/* waits for the lock too, ahead of it */
+};
+
+#define SHM_BLOCKER(how, count) ((uint32_t)(how) << 24 | ((count) & 0xffffffu))
+#define SHM_BLOCKER_HOW(b) ((uint32_t)(b) >> 24)
+#define SHM_BLOCKER_COUNT(b) ((uint32_t)(b) & 0xffffffu)
 
 /* "MPI_Recv": the call's name. */
 static inline const char *shm_rank_call_name(uint32_t call)
@@ -217,8 +231,7 @@ static inline const char *shm_rank_lock_name(int32_t lock)
 	static const char *const names[] = {
 		[SHM_RANK_LOCK_SHARED] = "a shared lock",
 		[SHM_RANK_LOCK_EXCLUSIVE] = "an exclusive lock",
-		[SHM_RANK_LOCK_ALL] = "the lock of MPI_Win_lock_all",
-		[SHM_RANK_LOCK_EXCLUSIVE_GROUP] = "an exclusive lock",
+		[SHM_RANK_LOCK_ALL] = "the shared lock of MPI_Win_lock_all",
 	};
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == SHM_RANK_LOCK_COUNT,

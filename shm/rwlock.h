@@ -1,222 +1,227 @@
 /*
- * The passive-target locks of a window, in shared memory, between processes.
+ * A fair reader/writer lock in shared memory, between processes, for callers
+ * that wait their own way (the MPI library keeps its progress engine running
+ * and sleeps on its doorbell): the passive-target lock of one window target.
  *
- * struct shm_rwlock: a fair reader/writer lock in the style of Mellor-Crummey
- * and Scott's fair ticket reader/writer lock.  Protocol.  `issued` is the
- * ticket dispenser: it counts the readers (low half) and the writers (high
- * half) that ever arrived, each half 31 bits plus a guard bit as in the group
- * lock below.  An arrival adds one to its half with fetch_add and so learns
- * how many of each kind came before it.  Two now-serving words count
- * departures: `writers_done`, which readers wait on, counts two per writer
- * (+1 once the writer has seen its grant, so an odd value means a writer
- * holds, +1 when it leaves); `all_done`, which writers wait on, counts every
- * departure, reader or writer.  A reader enters when every writer that came
- * before it has left (writers_done == 2 * writers before it); a writer enters
- * when everybody who came before it has left (all_done == readers + writers
- * before it).  Nobody who comes after a waiter can leave before it has
- * entered, so the counters never run past a waiter's value.  Grants follow
- * arrival order between the kinds (no writer starvation, no reader
+ * Tickets.  `issued` is the ticket dispenser: it counts the readers (low
+ * half) and the writers (high half) that ever arrived, each half 31 bits
+ * plus a guard bit that absorbs the carry when the count wraps (the arrival
+ * that sets a low guard takes it back; a high guard's carry leaves the word).
+ * An arrival adds one to its half with fetch_add and so learns how many of
+ * each kind came before it.  `done` counts departures the same way: every
+ * departure in the low half, the writers' in the high half, so that a
+ * writer leaves with one fetch_add of both.  A reader is granted when every
+ * writer that came before it has left (writer departures == writers before
+ * it); a writer when everybody who came before it has left (departures ==
+ * arrivals before it).  Nobody who comes after a waiter can leave before it
+ * has entered, so the counts never run past a waiter's value.  Grants
+ * follow arrival order between the kinds (no writer starvation, no reader
  * starvation), readers in a row share, and a grant depends on departures
- * only: a holder that sees its own grant changes nothing for anybody else, so
- * a caller that waits its own way needs waking only after an unlock.  Every
- * change is an atomic read-modify-write; nothing is ever stored over a
- * concurrent update.
+ * only: a ticket becomes granted by an unlock (or at once), never by
+ * another waiter.  Every change is an atomic read-modify-write.
  *
- * struct shm_grouplock: group mutual exclusion of two kinds, A and B (MPI:
- * A = lock_all, B = an exclusive lock, taken besides the target's rwlock).
- * Protocol.  `issued` holds two counters, A arrivals in the low half and B
- * arrivals in the high half, each 31 bits plus a guard bit that absorbs the
- * carry when the counter wraps (the arrival that sets the guard takes it
- * back), so a wrap never spills into the other half.  An arrival of kind k
- * adds one to its half with fetch_add, and so learns how many of the other
- * kind arrived before it; it enters when the other kind's `done` counter
- * reaches that number (compared modulo 2^31).  A later arrival of the other
- * kind waits for this one, so neither kind overtakes the other and neither
- * starves; holders of one kind never wait for each other.
+ * Uncontended costs: a shared or an exclusive lock is one fetch_add and one
+ * load, its unlock one fetch_add and one load, all on the lock's one line.
  *
- * Waiting (both locks).  A waiter that is next in line spins up to `spins`
- * rounds in all; otherwise, or once they are spent, it sleeps on the futex
- * of the word it waits for through struct shm_waitword (wait.h): an unlocker
- * changes the word with a seq_cst read-modify-write and makes a futex_wake
- * system call only when that word has sleepers.  Sleepers re-check after
- * every wake-up, spurious or not.  The begin/ready/wait split lets a caller
- * wait its own way (the MPI library keeps its progress engine running):
- * begin takes the ticket, ready polls it, wait blocks.  A ticket cannot be
- * given back: it must be waited for, then unlocked.  The try forms take a
- * ticket only when it is granted at once (compare-and-swap on the
- * dispenser), so a failed try leaves nothing behind.
+ * Holder.  A writer that sees its grant stores its id + 1 in `holder` and
+ * clears it before it leaves: the truth about who holds the lock
+ * exclusively, for diagnosis only (the grants never read it).
+ *
+ * The waiter list.  A waiter that will sleep elsewhere puts its node on the
+ * lock's list (shm_rwlock_enlist) and sleeps until woken; whoever unlocks
+ * takes the nodes whose tickets it granted off the list and gets their ids
+ * back to wake them (shm_rwlock_granted).  The nodes live in memory every
+ * party maps, one per waiter id, in an array the callers agree on (base and
+ * stride); a node is on at most one list at a time.  `waiters` holds the
+ * list: the id + 1 of the first node (0: empty) and bit 31, a spin lock over
+ * the list and the nodes on it, held for a walk of the list at most.  No
+ * lost wake-up: the unlocker's departure is a seq_cst read-modify-write
+ * followed by a seq_cst load of `waiters`; the waiter publishes its node
+ * with a seq_cst read-modify-write of `waiters` followed by a seq_cst load
+ * of `done`; in the single order of those four, one side sees the other.
  *
  * Counters are compared modulo 2^31: fewer than 2^30 acquirers may wait at
- * once.
+ * once.  Ids are below 2^31 - 1.
  */
 #ifndef SHM_RWLOCK_H
 #define SHM_RWLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "atomic.h"
-#include "wait.h"
 
 struct shm_rwlock {
-	shm_atomic_u64 issued;			/* readers | writers << 32 */
-	struct shm_waitword writers_done;	/* readers wait on it */
-	struct shm_waitword all_done;		/* writers wait on it */
-	char pad_[SHM_CACHE_LINE - sizeof(shm_atomic_u64) -
-		  2 * sizeof(struct shm_waitword)];
+	shm_atomic_u64 issued;	/* reader | writer arrivals << 32 */
+	shm_atomic_u64 done;	/* departures | writer departures << 32 */
+	shm_atomic_u32 waiters;	/* the waiter list: bit 31 busy, first id + 1 */
+	shm_atomic_u32 holder;	/* id + 1 of the writer inside, or 0 */
+	char pad_[SHM_CACHE_LINE - 2 * sizeof(shm_atomic_u64) -
+		  2 * sizeof(shm_atomic_u32)];
 } __attribute__((aligned(SHM_CACHE_LINE)));
 
 _Static_assert(sizeof(struct shm_rwlock) == SHM_CACHE_LINE,
 	       "a window's per-target lock takes one cache line");
 
+/* A waiter's node (see the top).  Changed under the list's spin lock only. */
+struct shm_rwlock_node {
+	shm_atomic_u32 next;	/* id + 1 of the next node on the list, or 0 */
+	shm_atomic_u32 listed;	/* 1 while on a list */
+	shm_atomic_u32 want;	/* the departure count that grants its ticket */
+	shm_atomic_u32 writer;	/* want counts all departures (1) or writers' (0) */
+	shm_atomic_u32 pos;	/* arrivals before it (modulo 2^31), for diagnosis */
+};
+
+/* Where the nodes are: node id at base + id * stride. */
+struct shm_rwlock_nodes {
+	char *base;
+	size_t stride;
+};
+
 /*
- * What the watchdog sees of an rwlock.  Who holds it: the writer if
- * `writer`; otherwise the readers that came before the first pending writer
- * (all pending readers when no writer is pending); every other pending one
- * waits.  A granted writer that has not yet seen its grant still counts as
- * waiting; the counts cannot tell how many readers came before it.
+ * A ticket: what begin returned.  `want` is the departure count that
+ * grants it, `pos` the number of arrivals before it (modulo 2^31).
  */
+struct shm_rwlock_ticket {
+	uint32_t want;
+	uint32_t pos;
+	uint32_t writer;
+};
+
+/* What the counts say: arrivals not yet departed, by kind; whether a
+ * writer is inside and who (id + 1, 0: none).  A look without locking,
+ * for diagnosis. */
 struct shm_rwlock_snapshot {
 	uint32_t readers;	/* readers holding or waiting */
 	uint32_t writers;	/* writers holding or waiting */
-	uint32_t writer;	/* 1 when a writer holds it, else 0 */
+	uint32_t holder;	/* id + 1 of the writer inside, or 0 */
+	uint32_t departed;	/* departures, modulo 2^31 */
 };
 
 /* Lay out a free lock (all counters zero). */
 void shm_rwlock_init(struct shm_rwlock *l);
 
-/* Blocking forms: return holding the lock. */
-void shm_rwlock_read_lock(struct shm_rwlock *l, unsigned spins);
-void shm_rwlock_read_unlock(struct shm_rwlock *l);
-void shm_rwlock_write_lock(struct shm_rwlock *l, unsigned spins);
-void shm_rwlock_write_unlock(struct shm_rwlock *l);
+/* Lay out a node that is on no list. */
+void shm_rwlock_node_init(struct shm_rwlock_node *n);
 
-/* Take the lock only if it is granted at once: 0, or -EBUSY (nothing taken). */
-int shm_rwlock_try_read(struct shm_rwlock *l);
-int shm_rwlock_try_write(struct shm_rwlock *l);
-
-/*
- * Split forms.  begin takes a ticket (joins the queue) and returns it;
- * ready returns 1 once the ticket is granted, and then the caller holds the
- * lock (ready may be called again: it keeps returning 1 until the unlock);
- * wait blocks until ready.  A ticket becomes ready only through an unlock
- * (or at once), never through another waiter's ready.
- */
-uint32_t shm_rwlock_read_begin(struct shm_rwlock *l);
-int shm_rwlock_read_ready(struct shm_rwlock *l, uint32_t ticket);
-void shm_rwlock_read_wait(struct shm_rwlock *l, uint32_t ticket, unsigned spins);
-uint32_t shm_rwlock_write_begin(struct shm_rwlock *l);
-int shm_rwlock_write_ready(struct shm_rwlock *l, uint32_t ticket);
-void shm_rwlock_write_wait(struct shm_rwlock *l, uint32_t ticket, unsigned spins);
-
-/*
- * The uncontended shared lock in a few instructions, for callers on a hot
- * path: the same protocol as read_begin + read_ready and read_unlock, with
- * only the rare parts (a wrapping arrival counter, a sleeping writer) out of
- * line.  shm_rwlock_read_enter takes a ticket into *ticket and says whether
- * it is granted at once; if not, the caller waits for it as for any other.
- */
+/* Shared tickets: take one, and whether it is granted (begin + ready,
+ * inline for the hot path); then leave. */
 void shm_pair_wrapped_(shm_atomic_u64 *word, unsigned half, uint64_t prev);
 
-/* One arrival in half `half` (0: low, 1: high) of a word of two arrival
- * counters (see rwlock.c); returns the word as it was. */
-static inline uint64_t shm_pair_arrive_(shm_atomic_u64 *word, unsigned half)
+/* One arrival or departure in half `half` (0: low, 1: high) of a word of
+ * two counters, or in both (`both`); returns the word as it was. */
+static inline uint64_t shm_pair_add_(shm_atomic_u64 *word, uint64_t add,
+				     memory_order mo)
 {
-	unsigned shift = half ? 32 : 0;
-	/* relaxed: only the ticket's value matters (see rwlock.c) */
-	uint64_t prev = atomic_fetch_add_explicit(word, 1ull << shift, memory_order_relaxed);
+	uint64_t prev = atomic_fetch_add_explicit(word, add, mo);
 
-	if (__builtin_expect(((uint32_t)(prev >> shift) & 0x7fffffffu) == 0x7fffffffu, 0))
-		shm_pair_wrapped_(word, half, prev);
+	/* a low count that wrapped carried into its guard bit: take it back */
+	if (__builtin_expect(((uint32_t)prev & 0x7fffffffu) == 0x7fffffffu &&
+			     (add & 0xffffffffu), 0))
+		shm_pair_wrapped_(word, 0, prev);
 	return prev;
 }
 
-static inline int shm_rwlock_read_enter(struct shm_rwlock *l, uint32_t *ticket)
+static inline uint32_t shm_rwlock_seq_(uint64_t word, unsigned half)
 {
-	uint64_t prev = shm_pair_arrive_(&l->issued, 0);
-	/* acquire: as in read_ready */
-	uint32_t wd = atomic_load_explicit(&l->writers_done.value, memory_order_acquire);
-
-	*ticket = (uint32_t)(prev >> 32) & 0x7fffffffu;
-	return ((wd - 2 * *ticket) & 0x7fffffffu) == 0;
+	return (uint32_t)(word >> (half ? 32 : 0)) & 0x7fffffffu;
 }
 
+static inline struct shm_rwlock_ticket shm_rwlock_read_begin(struct shm_rwlock *l)
+{
+	/* relaxed: only the ticket's value matters (rwlock.c) */
+	uint64_t prev = shm_pair_add_(&l->issued, 1, memory_order_relaxed);
+	uint32_t w = shm_rwlock_seq_(prev, 1);
+
+	return (struct shm_rwlock_ticket){ w, (shm_rwlock_seq_(prev, 0) + w) & 0x7fffffffu,
+					   0 };
+}
+
+static inline struct shm_rwlock_ticket shm_rwlock_write_begin(struct shm_rwlock *l)
+{
+	/* relaxed: as in read_begin */
+	uint64_t prev = shm_pair_add_(&l->issued, 1ull << 32, memory_order_relaxed);
+	uint32_t all = (shm_rwlock_seq_(prev, 0) + shm_rwlock_seq_(prev, 1)) & 0x7fffffffu;
+
+	return (struct shm_rwlock_ticket){ all, all, 1 };
+}
+
+/* Whether the ticket is granted by the departures in `done`. */
+static inline int shm_rwlock_granted_by(uint64_t done, uint32_t want, uint32_t writer)
+{
+	return ((shm_rwlock_seq_(done, !writer) - want) & 0x7fffffffu) == 0;
+}
+
+/* Whether t is granted; once it is, the caller holds the lock (it may ask
+ * again: the answer stays yes until it leaves). */
+static inline int shm_rwlock_ready(struct shm_rwlock *l, const struct shm_rwlock_ticket *t)
+{
+	/* acquire: pairs with the seq_cst fetch_add of the departures that
+	 * granted us, so their critical sections happen before ours */
+	return shm_rwlock_granted_by(atomic_load_explicit(&l->done, memory_order_acquire),
+				     t->want, t->writer);
+}
+
+/* A granted writer says who it is (diagnosis); before leaving, it clears. */
+static inline void shm_rwlock_set_holder(struct shm_rwlock *l, uint32_t id_plus_1)
+{
+	/* relaxed: read for diagnosis only */
+	atomic_store_explicit(&l->holder, id_plus_1, memory_order_relaxed);
+}
+
+/* Leave (a reader), or leave (a writer, holder cleared before); then ask
+ * shm_rwlock_has_waiters() whether to call shm_rwlock_granted(). */
 static inline void shm_rwlock_read_leave(struct shm_rwlock *l)
 {
-	shm_waitword_bump(&l->all_done, 1);	/* as read_unlock */
+	/* seq_cst: releases our reads to the writer that we grant, and is
+	 * the unlocker's half of the no-lost-wake-up order (see the top) */
+	shm_pair_add_(&l->done, 1, memory_order_seq_cst);
+}
+
+static inline void shm_rwlock_write_leave(struct shm_rwlock *l)
+{
+	/* seq_cst: as in read_leave, for readers and writers alike */
+	shm_pair_add_(&l->done, 1 | 1ull << 32, memory_order_seq_cst);
+}
+
+static inline int shm_rwlock_has_waiters(struct shm_rwlock *l)
+{
+	/* seq_cst: after the departure's seq_cst fetch_add (see the top) */
+	return atomic_load_explicit(&l->waiters, memory_order_seq_cst) != 0;
 }
 
 /*
- * A snapshot for the watchdog, without locking: the counters as they were
- * at one instant (re-read until they hold still, a few times at most).  A
- * writer between the two steps of its unlock shows as one reader too many.
+ * After a departure that found waiters: take off the list the nodes whose
+ * tickets are granted now and store their ids in ids[]; returns how many.
+ * max must be at least the number of nodes.  The caller wakes them.
  */
+unsigned shm_rwlock_granted(struct shm_rwlock *l, const struct shm_rwlock_nodes *nodes,
+			    uint32_t *ids, unsigned max);
+
+/*
+ * Before sleeping on ticket t: put node id on the list, then look at the
+ * ticket again; returns 1 if it is granted (the node may stay listed: call
+ * shm_rwlock_delist once granted in any case).
+ */
+int shm_rwlock_enlist(struct shm_rwlock *l, const struct shm_rwlock_nodes *nodes,
+		      uint32_t id, const struct shm_rwlock_ticket *t);
+
+/* Once granted: take node id off the list if an unlocker has not. */
+void shm_rwlock_delist(struct shm_rwlock *l, const struct shm_rwlock_nodes *nodes,
+		       uint32_t id);
+
+static inline struct shm_rwlock_node *shm_rwlock_node(const struct shm_rwlock_nodes *n,
+						      uint32_t id)
+{
+	return (struct shm_rwlock_node *)(void *)(n->base + (size_t)id * n->stride);
+}
+
+/* The ids on the list, first first, at most max, without changing it
+ * (diagnosis: who waits ahead of whom); returns how many were copied. */
+unsigned shm_rwlock_list(struct shm_rwlock *l, const struct shm_rwlock_nodes *nodes,
+			 uint32_t *ids, unsigned max);
+
+/* A snapshot for diagnosis, without locking (see the struct). */
 void shm_rwlock_state(const struct shm_rwlock *l, struct shm_rwlock_snapshot *out);
-
-enum shm_group_kind {
-	SHM_GROUP_A = 0,
-	SHM_GROUP_B = 1,
-};
-
-struct shm_grouplock {
-	shm_atomic_u64 issued;			/* A | B << 32 arrivals */
-	struct shm_waitword done[2];		/* releases, by kind */
-	char pad_[SHM_CACHE_LINE - sizeof(shm_atomic_u64) -
-		  2 * sizeof(struct shm_waitword)];
-} __attribute__((aligned(SHM_CACHE_LINE)));
-
-_Static_assert(sizeof(struct shm_grouplock) == SHM_CACHE_LINE,
-	       "a window's group lock takes one cache line");
-
-/* What the watchdog sees of a group lock. */
-struct shm_grouplock_snapshot {
-	/* arrived and not yet released, by kind: holding or waiting; when only
-	 * one kind has any, they all hold */
-	uint32_t pending[2];
-};
-
-/* Lay out a free group lock. */
-void shm_grouplock_init(struct shm_grouplock *g);
-
-/* Blocking forms: return holding the lock in the given kind. */
-void shm_grouplock_lock(struct shm_grouplock *g, enum shm_group_kind kind,
-			unsigned spins);
-void shm_grouplock_unlock(struct shm_grouplock *g, enum shm_group_kind kind);
-
-/* Take it only if granted at once (no holder or waiter of the other kind):
- * 0, or -EBUSY (nothing taken). */
-int shm_grouplock_try(struct shm_grouplock *g, enum shm_group_kind kind);
-
-/*
- * Split forms, as for the rwlock: begin joins the queue and returns the
- * ticket (how many of the other kind arrived before), ready tells whether it
- * is granted (a pure check, any number of times), wait blocks until it is.
- */
-uint32_t shm_grouplock_begin(struct shm_grouplock *g, enum shm_group_kind kind);
-int shm_grouplock_ready(struct shm_grouplock *g, enum shm_group_kind kind,
-			uint32_t ticket);
-void shm_grouplock_wait(struct shm_grouplock *g, enum shm_group_kind kind,
-			uint32_t ticket, unsigned spins);
-
-/* A snapshot for the watchdog (same caveats as shm_rwlock_state). */
-void shm_grouplock_state(const struct shm_grouplock *g,
-			 struct shm_grouplock_snapshot *out);
-
-
-/* The uncontended group lock of kind A, as shm_rwlock_read_enter/leave. */
-static inline int shm_grouplock_enter_a(struct shm_grouplock *g, uint32_t *ticket)
-{
-	uint64_t prev = shm_pair_arrive_(&g->issued, SHM_GROUP_A);
-	/* acquire: as in shm_grouplock_ready */
-	uint32_t done = atomic_load_explicit(&g->done[SHM_GROUP_B].value,
-					     memory_order_acquire);
-
-	*ticket = (uint32_t)(prev >> 32) & 0x7fffffffu;
-	return ((done - *ticket) & 0x7fffffffu) == 0;
-}
-
-static inline void shm_grouplock_leave_a(struct shm_grouplock *g)
-{
-	shm_waitword_bump(&g->done[SHM_GROUP_A], 1);	/* as shm_grouplock_unlock */
-}
 
 #endif

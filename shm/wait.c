@@ -38,7 +38,7 @@ void shm_waitword_wake(struct shm_waitword *w)
 }
 
 void shm_waitword_sleep_unless(struct shm_waitword *w, int (*ready)(void *),
-			       void *arg)
+			       void *arg, const struct timespec *timeout)
 {
 	uint32_t seen = atomic_load_explicit(&w->value, memory_order_acquire);
 
@@ -47,7 +47,7 @@ void shm_waitword_sleep_unless(struct shm_waitword *w, int (*ready)(void *),
 	 * with the fence in shm_waitword_ring() */
 	shm_fence();
 	if (!ready(arg))
-		shm_futex_wait(&w->value, seen, NULL);
+		shm_futex_wait(&w->value, seen, timeout);
 	atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
 }
 
@@ -69,8 +69,18 @@ void shm_waitword_ring(struct shm_waitword *w)
 	ring_sleepers(w);
 }
 
+/* The shorter of two timeouts, NULL standing for none. */
+static const struct timespec *ts_min(const struct timespec *a, const struct timespec *b)
+{
+	if (!a || !b)
+		return a ? a : b;
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec) ?
+	       a : b;
+}
+
 int shm_waitword_sleep_unless_asym(struct shm_waitword *w, int (*ready)(void *),
-				   void *arg, const struct timespec *fallback)
+				   void *arg, const struct timespec *fallback,
+				   const struct timespec *timeout)
 {
 	uint32_t seen = atomic_load_explicit(&w->value, memory_order_acquire);
 	int rc;
@@ -83,7 +93,7 @@ int shm_waitword_sleep_unless_asym(struct shm_waitword *w, int (*ready)(void *),
 	if (rc < 0)
 		shm_fence();
 	if (!ready(arg))
-		shm_futex_wait(&w->value, seen, rc < 0 ? fallback : NULL);
+		shm_futex_wait(&w->value, seen, rc < 0 ? ts_min(fallback, timeout) : timeout);
 	atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
 	return rc;
 }

@@ -42,14 +42,15 @@ static inline uint32_t shm_waitword_bump(struct shm_waitword *w, uint32_t add)
  * a flag is set) and the word only carries wake-ups.  The waiter calls
  * shm_waitword_sleep_unless(), which sleeps unless ready(arg) holds after
  * the waiter announced itself, and re-checks its condition when it returns
- * (it may return early).  Whoever makes the condition true calls
+ * (it may return early, and returns after `timeout` at the latest unless
+ * that is NULL).  Whoever makes the condition true calls
  * shm_waitword_ring() after the store that does so; the ring costs a fence
  * and a load unless somebody sleeps.  Both sides put a seq_cst fence between
  * their store (condition / sleepers) and their load (sleepers / condition),
  * so one of them sees the other's store: no lost wake-up.
  */
 void shm_waitword_sleep_unless(struct shm_waitword *w, int (*ready)(void *),
-			       void *arg);
+			       void *arg, const struct timespec *timeout);
 void shm_waitword_ring(struct shm_waitword *w);
 
 /*
@@ -64,10 +65,11 @@ void shm_waitword_ring(struct shm_waitword *w);
  * Should the system call fail, the sleeper fences, sleeps no longer than
  * `fallback` (a ringer may have missed it) and returns the error; a sleeper
  * whose ringers skip their fence must keep sleeping this way, each sleep
- * then bounded by `fallback`.
+ * then bounded by `fallback`.  `timeout` as for shm_waitword_sleep_unless.
  */
 int shm_waitword_sleep_unless_asym(struct shm_waitword *w, int (*ready)(void *),
-				   void *arg, const struct timespec *fallback);
+				   void *arg, const struct timespec *fallback,
+				   const struct timespec *timeout);
 void shm_waitword_ring_asym(struct shm_waitword *w);
 
 #endif

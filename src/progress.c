@@ -314,15 +314,15 @@ void progress_wake_rank(int world_rank)
  * their fence is never taken back. */
 #define BELL_FALLBACK_NS 1000000L
 
-static void doorbell_sleep(int (*ready)(void *), void *arg)
+static void doorbell_sleep(int (*ready)(void *), void *arg, const struct timespec *nap)
 {
 	static const struct timespec fallback = { 0, BELL_FALLBACK_NS };
 
 	if (rt.bell_asym)
 		(void)shm_waitword_sleep_unless_asym(&rt.self->doorbell, ready, arg,
-						     &fallback);
+						     &fallback, nap);
 	else
-		shm_waitword_sleep_unless(&rt.self->doorbell, ready, arg);
+		shm_waitword_sleep_unless(&rt.self->doorbell, ready, arg, nap);
 }
 
 /* ---- sending ----------------------------------------------------------- */
@@ -933,12 +933,26 @@ static void wait_begin(const void *arg)
 			}
 }
 
+static void wait_loop(int (*done)(void *), void *arg, const void *key,
+		      const struct timespec *nap);
+
 void progress_wait(int (*done)(void *), void *arg)
 {
-	progress_wait_keyed(done, arg, arg);
+	wait_loop(done, arg, arg, NULL);
 }
 
 void progress_wait_keyed(int (*done)(void *), void *arg, const void *key)
+{
+	wait_loop(done, arg, key, NULL);
+}
+
+void progress_wait_napping(int (*done)(void *), void *arg, const struct timespec *nap)
+{
+	wait_loop(done, arg, arg, nap);
+}
+
+static void wait_loop(int (*done)(void *), void *arg, const void *key,
+		      const struct timespec *nap)
 {
 	struct wait_for w = { done, arg };
 	unsigned idle = 0;
@@ -967,7 +981,7 @@ void progress_wait_keyed(int (*done)(void *), void *arg, const void *key)
 			sched_yield();
 			continue;
 		}
-		doorbell_sleep(progress_ready, &w);
+		doorbell_sleep(progress_ready, &w, nap);
 		idle = 0;
 	}
 }
@@ -994,7 +1008,7 @@ static void *progress_thread(void *unused)
 	(void)unused;
 	eng_in_thread = 1;
 	while (!atomic_load_explicit(&eng.stop, memory_order_relaxed)) {
-		doorbell_sleep(thread_ready, NULL);
+		doorbell_sleep(thread_ready, NULL, NULL);
 		progress_poll();
 	}
 	return NULL;

@@ -12,6 +12,7 @@
 #define SRC_PROGRESS_H
 
 #include <stdint.h>
+#include <time.h>
 
 #include "request.h"
 #include "state.h"
@@ -78,6 +79,11 @@ void progress_wait(int (*done)(void *), void *arg);
 /* The same, publishing for the watchdog what request `key` comes to depend
  * on (a wait on several requests names one of them). */
 void progress_wait_keyed(int (*done)(void *), void *arg, const void *key);
+
+/* The same, but a sleep lasts `nap` at most: done(arg) is asked again
+ * after it even if nobody rang (for a waiter that keeps what it publishes
+ * about its wait up to date). */
+void progress_wait_napping(int (*done)(void *), void *arg, const struct timespec *nap);
 
 /* Whether an unexpected message matches (source in comm or ANY, tag or
  * ANY); fills status (source, tag, size) if so. */

@@ -473,7 +473,8 @@ static inline int rma_acc_one(struct win *w, const void *origin, void *result,
 	size_t esize;
 	char *addr = rma_fast(w, target, disp, 1, type, 1, type, &esize);
 
-	return addr && rma_amo(w, target, addr, type, esize, op, origin, result);
+	return addr && rma_amo(w, target, addr, type, esize, op, origin, result,
+			       (uint64_t)(disp * (MPI_Aint)w->t[target].disp_unit));
 }
 
 static int rma_accumulate(const char *call, const void *origin_addr, int origin_count,
@@ -617,7 +618,8 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 		    (addr = rma_fast(w, target_rank, target_disp, 1, datatype, 1, datatype,
 				     &esize)) &&
 		    rma_cas_run(w, target_rank, esize, compare_addr, origin_addr, addr,
-				result_addr) == 0)
+				result_addr, (uint64_t)(target_disp *
+					(MPI_Aint)w->t[target_rank].disp_unit)) == 0)
 			return MPI_SUCCESS;
 	}
 	rc = rma_prepare("MPI_Compare_and_swap", win, origin_addr, 1, datatype,
@@ -638,7 +640,8 @@ static int direct_cas(const char *call, struct rma_args *a, const void *compare,
 		      void *result)
 {
 	if (rma_cas_run(a->w, a->target, (size_t)a->odt->size, compare, a->obuf,
-			a->taddr, result) < 0)
+			a->taddr, result, (uint64_t)(a->tdisp *
+				(MPI_Aint)a->w->t[a->target].disp_unit)) < 0)
 		return win_err(a->w, call, MPI_ERR_RMA_RANGE, "target_disp",
 			       "the element at %ld is not aligned to its size (%ld bytes)",
 			       (long)a->tdisp, (long)a->odt->size);

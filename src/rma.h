@@ -13,13 +13,9 @@
 #include "win.h"
 
 enum acc_how {
-	ACC_LOAD,	/* MPI_NO_OP: read only, atomically */
+	ACC_LOAD,	/* MPI_NO_OP: read only */
 	ACC_SWAP,	/* MPI_REPLACE */
-	ACC_ADD,	/* integer sums: fetch-and-add */
-	ACC_AND,
-	ACC_OR,
-	ACC_XOR,
-	ACC_KERNEL,	/* the op's kernel inside a compare-and-swap loop */
+	ACC_KERNEL,	/* the op's kernel */
 };
 
 /* One accumulate: the op, the basic type, the window and target. */
@@ -35,16 +31,11 @@ struct rma_acc {
 /* Choose how op works on basic; -EINVAL when the op does not apply. */
 int rma_acc_prepare(struct rma_acc *a, const struct op *op, MPI_Datatype basic);
 
-/* From this many elements on, an accumulate runs the plain kernels behind
- * the target's gate instead of one atomic per element (rma_atomic.c): once
- * the gate is fenced, passing it costs about what six atomics do. */
-#define ACC_BULK_MIN 8
-
 /*
  * Apply the accumulate to n elements of w bytes at tgt, from the C array
  * in; the old values go to old (a C array) unless it is NULL.  key: the
  * first element's place in the target's window, the same for every origin
- * (it picks stripe locks).
+ * (it picks the stripe locks, rma_atomic.c).
  */
 void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
 		 size_t w, char *old, uint64_t key);
@@ -60,12 +51,12 @@ int rma_is_integer(MPI_Datatype b);
  * anything else (the general path decides).  size: the type's size.
  */
 int rma_amo(struct win *w, int target, char *tgt, MPI_Datatype type, size_t size,
-	    MPI_Op op, const void *in, void *old);
+	    MPI_Op op, const void *in, void *old, uint64_t key);
 
 /* Compare-and-swap of one element of w bytes in win's target (direct
  * path); -EINVAL if misaligned or not 1, 2, 4 or 8 bytes wide. */
 int rma_cas_run(struct win *win, int target, size_t w, const char *compare,
-		const char *in, char *tgt, char *old);
+		const char *in, char *tgt, char *old, uint64_t key);
 
 /* One communication call's checked arguments (rma.c). */
 struct rma_args {

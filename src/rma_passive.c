@@ -1,20 +1,46 @@
 /*
- * Passive-target synchronization: MPI_Win_lock, MPI_Win_unlock,
- * MPI_Win_lock_all, MPI_Win_unlock_all, the flushes and MPI_Win_sync.
+ * Passive-target synchronization (MPI 3.1, section 11.5.3): MPI_Win_lock,
+ * MPI_Win_unlock, MPI_Win_lock_all, MPI_Win_unlock_all, the flushes and
+ * MPI_Win_sync.
  *
- * Each target has a fair reader/writer lock in the window segment; an
- * exclusive lock also takes the window's group lock as kind B, and lock_all
- * takes it as kind A (one operation, not one per target), so lock_all and
- * exclusive locks exclude each other while shared locks and lock_all mix.
- * The origin takes and releases the locks alone.  A waiter keeps its
- * progress engine running and sleeps on its doorbell; it publishes that it
- * waits for a lock of this window (its rank state) and counts itself in
- * lock_waiters, and whoever releases a lock of the window while someone
- * waits rings the doorbells of the ranks whose state says so.
+ * The locks.  Each target has one fair reader/writer lock in the window
+ * segment (struct shm_rwlock, shm/rwlock.h), which origins take and release
+ * alone.  MPI_Win_lock takes it shared or exclusive.  MPI_Win_lock_all takes
+ * the shared lock of every target, one after the other in ascending rank
+ * order, asking for the next one only once it holds the one before.  That
+ * is all: no window-wide word is on the path of any lock, and an exclusive
+ * epoch writes nothing but its target's line.
  *
- * That is the direct path (win_ops_direct); targets whose memory is private
- * are locked, unlocked and flushed by rma_pkt_origin.c through the same
- * table of operations.
+ * Invariant: a lock request waits only for requests at its own target --
+ * the holders whose mode conflicts with it, and the requests that came
+ * before it there and wait too (grants follow arrival order, so no writer
+ * starves).  Nothing queued at another target delays it.
+ *
+ * What follows.  Let every rank of a program nest its locks in ascending
+ * target order, MPI_Win_lock_all counting as an ascending acquisition of
+ * every target (while it waits at target t it holds the targets below t
+ * and none above).  A rank that waits at t for a holder H of t: H holds t,
+ * so if H waits, it waits at a target above t.  A rank that waits at t for
+ * an earlier request R at t: R waits at t.  So along a chain of lock waits
+ * the target never goes down and goes up at every step to a holder; a cycle
+ * would have to stay at one target and go back in arrival order there,
+ * which it cannot.  Such a program never deadlocks from locks alone (as on
+ * Open MPI's osc/sm, whose lock_all takes the targets in order too).
+ *
+ * Cost: lock_all and unlock_all are O(n) in the targets (a read-modify-
+ * write on each target's line); the README gives the figures.
+ *
+ * Waiting.  A waiter keeps its progress engine running and sleeps on its
+ * doorbell.  The lock keeps its own record of who waits (the waiter list of
+ * shm/rwlock.h, one node per rank of the window): whoever releases a lock
+ * that has waiters wakes exactly those it granted.  While it waits, a rank
+ * publishes for the watchdog who keeps it waiting, from the lock's records
+ * (its holder, the records of who holds what, the waiter list); it looks
+ * again at least every LOCK_NAP_MS, so that what it says stays true.
+ *
+ * That is the direct path, for direct targets and the regions of dynamic
+ * windows; targets whose memory is private are locked, unlocked and
+ * flushed by rma_pkt_origin.c through the same table of operations.
  */
 #include "api.h"
 #include "errhandler.h"
@@ -24,79 +50,255 @@
 #include "state.h"
 #include "win.h"
 
-/* One lock being acquired: the ticket and how to ask whether it is granted
- * (asked again after a yes, it must keep saying yes without re-granting). */
+#define LOCK_NAP_MS 200		/* a waiter looks again at least this often */
+#define LOCK_BLAME_EVERY 1024	/* ... and every this many polls */
+
+static inline struct shm_rwlock *target_lock(const struct win *w, int target)
+{
+	return &win_shm_target(w, target)->lock;
+}
+
+/* ---- this rank's record of what it holds (diagnosis) --------------------- */
+
+/* Note a lock taken (excl: WIN_HELD_EXCL or 0) in the record waiters read.
+ * Only this rank writes its record; w->held mirrors it, so that it never
+ * loads the shared line back. */
+static inline void held_add(struct win *w, int target, uint32_t excl)
+{
+	struct win_shm_rank *me = win_shm_rank(w, w->rank);
+
+	for (int i = 0; i < WIN_HELD_MAX; i++)
+		if (!w->held[i]) {
+			w->held[i] = ((uint32_t)target + 1) | excl;
+			/* relaxed: read for diagnosis only */
+			atomic_store_explicit(&me->held[i], w->held[i], memory_order_relaxed);
+			return;
+		}
+	/* relaxed: as above */
+	atomic_store_explicit(&me->held_more, ++w->held_more, memory_order_relaxed);
+}
+
+static inline void held_remove(struct win *w, int target)
+{
+	struct win_shm_rank *me = win_shm_rank(w, w->rank);
+
+	for (int i = 0; i < WIN_HELD_MAX; i++)
+		if ((w->held[i] & ~WIN_HELD_EXCL) == (uint32_t)target + 1) {
+			w->held[i] = 0;
+			/* relaxed: read for diagnosis only */
+			atomic_store_explicit(&me->held[i], 0, memory_order_relaxed);
+			return;
+		}
+	/* relaxed: as above */
+	atomic_store_explicit(&me->held_more, --w->held_more, memory_order_relaxed);
+}
+
+/* lock_all holds the targets below upto (relaxed: diagnosis only). */
+static inline void held_all_upto(struct win *w, int upto)
+{
+	atomic_store_explicit(&win_shm_rank(w, w->rank)->all_upto, (uint32_t)upto,
+			      memory_order_relaxed);
+}
+
+/* ---- waiting for a lock --------------------------------------------------- */
+
+/* One lock being acquired: its ticket, and what the watchdog is told. */
 struct lock_wait {
 	struct win *w;
 	int target;
-	int kind;		/* 0: shared, 1: exclusive rwlock, 2: group A, 3: group B */
-	uint32_t ticket;
-	int granted;
+	enum shm_rank_lock kind;
+	struct shm_rwlock_ticket ticket;
+	unsigned polls;
 };
+
+/* Whether rank r's record says it holds target's lock shared. */
+static int holds_shared(const struct win *w, int r, int target)
+{
+	struct win_shm_rank *rec = win_shm_rank(w, r);
+
+	/* relaxed, all: a rank's own diagnosis record */
+	if ((int)atomic_load_explicit(&rec->all_upto, memory_order_relaxed) > target)
+		return 1;
+	for (int i = 0; i < WIN_HELD_MAX; i++)
+		if (atomic_load_explicit(&rec->held[i], memory_order_relaxed) ==
+		    (uint32_t)target + 1)
+			return 1;
+	return 0;
+}
+
+/* The first earlier waiter of l's target whose request conflicts with
+ * ours (a writer's with anybody's, a reader's with a writer's), or -1. */
+static int earlier_waiter(const struct lock_wait *l, const struct shm_rwlock_snapshot *s)
+{
+	struct win *w = l->w;
+	struct shm_rwlock *lock = target_lock(w, l->target);
+	uint32_t mine = (l->ticket.pos - s->departed) & 0x7fffffffu, best_at = 0;
+	unsigned n = shm_rwlock_list(lock, &w->lock_nodes, w->wake_ids, (unsigned)w->size);
+	int best = -1;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct shm_rwlock_node *node = shm_rwlock_node(&w->lock_nodes, w->wake_ids[i]);
+		/* relaxed: a copy for diagnosis; the list may change meanwhile */
+		uint32_t at = (atomic_load_explicit(&node->pos, memory_order_relaxed) -
+			       s->departed) & 0x7fffffffu;
+
+		if ((int)w->wake_ids[i] == w->rank || at >= mine ||
+		    (!l->ticket.writer &&
+		     !atomic_load_explicit(&node->writer, memory_order_relaxed)))
+			continue;
+		if (best < 0 || at < best_at) {
+			best = (int)w->wake_ids[i];
+			best_at = at;
+		}
+	}
+	return best;
+}
+
+/*
+ * Publish who keeps l from its lock: the writer inside; else, for a
+ * writer, the shared holders (the first and how many, from their records);
+ * else the first earlier conflicting waiter.  Only this rank's wait
+ * changes: diagnosis, never a decision.
+ */
+static __attribute__((noinline)) void lock_blame(const struct lock_wait *l)
+{
+	struct win *w = l->w;
+	struct shm_rwlock_snapshot s;
+	int who = -1, count = 0;
+	enum shm_rank_blocker how = SHM_BLOCK_UNKNOWN;
+
+	shm_rwlock_state(target_lock(w, l->target), &s);
+	if (s.holder != 0 && (int)s.holder - 1 != w->rank) {
+		who = (int)s.holder - 1;
+		how = SHM_BLOCK_EXCLUSIVE;
+		count = 1;
+	}
+	for (int r = 0; how == SHM_BLOCK_UNKNOWN && l->ticket.writer && r < w->size; r++)
+		if (r != w->rank && holds_shared(w, r, l->target) && count++ == 0)
+			who = r;
+	if (how == SHM_BLOCK_UNKNOWN && count > 0)
+		how = SHM_BLOCK_SHARED;
+	if (how == SHM_BLOCK_UNKNOWN && (who = earlier_waiter(l, &s)) >= 0) {
+		how = SHM_BLOCK_QUEUED;
+		count = 1;
+	}
+	state_lock_blocker(who < 0 ? -1 : comm_world_rank(w->comm, who),
+			   SHM_BLOCKER(how, (uint32_t)count));
+}
 
 static int lock_granted(void *arg)
 {
 	struct lock_wait *l = arg;
-	struct shm_rwlock *rw = &win_shm_target(l->w, l->target)->lock;
 
-	if (l->granted)
+	if (shm_rwlock_ready(target_lock(l->w, l->target), &l->ticket))
 		return 1;
-	switch (l->kind) {
-	case 0:
-		l->granted = shm_rwlock_read_ready(rw, l->ticket);
-		break;
-	case 1:
-		l->granted = shm_rwlock_write_ready(rw, l->ticket);
-		break;
-	default:
-		l->granted = shm_grouplock_ready(&l->w->shm->all, l->kind == 2 ?
-						 SHM_GROUP_A : SHM_GROUP_B, l->ticket);
-	}
-	/* for the watchdog: who keeps us waiting, if one rank does */
-	if (!l->granted && l->kind < 2)
-		state_lock_holder((int)atomic_load_explicit(
-			&win_shm_target(l->w, l->target)->holder, memory_order_relaxed) - 1);
-	return l->granted;
+	if (l->polls++ % LOCK_BLAME_EVERY == 0)
+		lock_blame(l);
+	return 0;
 }
 
-/* Wait for a lock ticket with the engine running. */
-static void lock_wait(struct win *w, enum call_id call, struct lock_wait *l)
+/* Wait for a ticket not granted at once, with the engine running. */
+static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call,
+						int target, enum shm_rank_lock kind,
+						struct shm_rwlock_ticket ticket)
 {
-	if (lock_granted(l))
-		return;
-	state_block(call, WAIT_WIN_LOCK, l->target < 0 ? -1 :
-		    comm_world_rank(w->comm, l->target), l->kind, w->comm->ctx);
-	/* seq_cst: our published state before the count; pairs with the
-	 * look at it in win_lock_released() */
-	atomic_fetch_add_explicit(&w->shm->lock_waiters, 1, memory_order_seq_cst);
-	progress_wait(lock_granted, l);
-	atomic_fetch_sub_explicit(&w->shm->lock_waiters, 1, memory_order_relaxed);
+	static const struct timespec nap = { 0, LOCK_NAP_MS * 1000000L };
+	struct win_shm_rank *me = win_shm_rank(w, w->rank);
+	struct shm_rwlock *lock = target_lock(w, target);
+	struct lock_wait l = { w, target, kind, ticket, 0 };
+
+	state_block(call, WAIT_WIN_LOCK, comm_world_rank(w->comm, target), (int)kind,
+		    w->comm->ctx);
+	/* relaxed: diagnosis only */
+	atomic_store_explicit(&me->waits, (uint32_t)target + 1, memory_order_relaxed);
+	if (!shm_rwlock_enlist(lock, &w->lock_nodes, (uint32_t)w->rank, &ticket))
+		progress_wait_napping(lock_granted, &l, &nap);
+	shm_rwlock_delist(lock, &w->lock_nodes, (uint32_t)w->rank);
+	atomic_store_explicit(&me->waits, 0, memory_order_relaxed);
 	state_unblock(call);
 }
 
-/* After releasing a lock (with a seq_cst read-modify-write, as every
- * unlock of shm/rwlock.h is): wake the ranks that wait for one of this
- * window. */
-static __attribute__((noinline)) void wake_lock_waiters(struct win *w)
+/* Wake the waiters that a departure from target's lock granted. */
+static __attribute__((noinline)) void wake_granted(struct win *w, int target)
 {
-	for (int r = 0; r < w->size; r++) {
-		int world = comm_world_rank(w->comm, r);
-		struct shm_rank_state *s = &shm_job_rank(rt.job, world)->state;
+	unsigned n = shm_rwlock_granted(target_lock(w, target), &w->lock_nodes,
+					w->wake_ids, (unsigned)w->size);
 
-		if (r != w->rank &&
-		    atomic_load_explicit(&s->wait_kind, memory_order_relaxed) == WAIT_WIN_LOCK &&
-		    atomic_load_explicit(&s->ctx, memory_order_relaxed) == w->comm->ctx)
-			progress_wake_rank(world);
+	for (unsigned i = 0; i < n; i++)
+		progress_wake_rank(comm_world_rank(w->comm, (int)w->wake_ids[i]));
+}
+
+/* ---- taking and releasing one target's lock ------------------------------ */
+
+static inline void lock_shared(struct win *w, int target, enum call_id call,
+			       enum shm_rank_lock kind)
+{
+	struct shm_rwlock_ticket t = shm_rwlock_read_begin(target_lock(w, target));
+
+	if (!shm_rwlock_ready(target_lock(w, target), &t))
+		lock_wait(w, call, target, kind, t);
+}
+
+static inline void unlock_shared(struct win *w, int target)
+{
+	shm_rwlock_read_leave(target_lock(w, target));
+	if (shm_rwlock_has_waiters(target_lock(w, target)))
+		wake_granted(w, target);
+}
+
+void rma_direct_lock(struct win *w, int target, int lock_type)
+{
+	struct shm_rwlock *lock = target_lock(w, target);
+	struct shm_rwlock_ticket t;
+
+	if (lock_type == MPI_LOCK_SHARED) {
+		lock_shared(w, target, CALL_WIN_LOCK, SHM_RANK_LOCK_SHARED);
+		held_add(w, target, 0);
+		return;
+	}
+	t = shm_rwlock_write_begin(lock);
+	if (!shm_rwlock_ready(lock, &t))
+		lock_wait(w, CALL_WIN_LOCK, target, SHM_RANK_LOCK_EXCLUSIVE, t);
+	shm_rwlock_set_holder(lock, (uint32_t)w->rank + 1);
+	held_add(w, target, WIN_HELD_EXCL);
+}
+
+void rma_direct_unlock(struct win *w, int target)
+{
+	struct shm_rwlock *lock = target_lock(w, target);
+
+	/* our operations are complete; the departure's seq_cst
+	 * read-modify-write publishes them and fences (MPI_MODE_NOCHECK: the
+	 * fence alone) */
+	switch (w->locked[target]) {
+	case WIN_LOCKED_SHARED:
+		held_remove(w, target);
+		unlock_shared(w, target);
+		break;
+	case WIN_LOCKED_EXCLUSIVE:
+		held_remove(w, target);
+		shm_rwlock_set_holder(lock, 0);
+		shm_rwlock_write_leave(lock);
+		if (shm_rwlock_has_waiters(lock))
+			wake_granted(w, target);
+		break;
+	default:
+		shm_fence();
+		break;
 	}
 }
 
-static inline void win_lock_released(struct win *w)
+/* Every operation is complete when its call returns: a flush only orders
+ * memory. */
+void rma_direct_flush(struct win *w, int rank, enum call_id call)
 {
-	/* seq_cst after the seq_cst release: one of them sees the other, the
-	 * release or the increment in lock_wait() */
-	if (atomic_load_explicit(&w->shm->lock_waiters, memory_order_seq_cst) != 0)
-		wake_lock_waiters(w);
+	(void)w;
+	(void)rank;
+	(void)call;
+	shm_fence();
 }
+
+/* ---- the API --------------------------------------------------------------- */
 
 /* Whether another epoch keeps a lock from beginning (fence epochs without
  * operations end quietly). */
@@ -145,85 +347,23 @@ win_lock_general(int lock_type, int rank, int assert, MPI_Win win)
 	return MPI_SUCCESS;
 }
 
-/* A waiting shared lock of a direct target, its ticket taken (Win_lock). */
-static __attribute__((noinline)) void lock_shared_wait(struct win *w, int rank,
-							 uint32_t ticket)
-{
-	struct lock_wait l = { w, rank, 0, ticket, 0 };
-
-	lock_wait(w, CALL_WIN_LOCK, &l);
-}
-
 API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
 {
 	struct win *w = win_get(win);
-	uint32_t ticket;
 
-	/* the common case in a few instructions: a shared lock of a target on
-	 * the direct path, no epoch open to it, no fence or PSCW epoch */
-	if (rt.phase != RUNTIME_ACTIVE || !w || lock_type != MPI_LOCK_SHARED || assert ||
+	/* the common case in a few instructions: a lock of a direct target,
+	 * no epoch open to it, no fence or PSCW epoch, no assertion */
+	if (rt.phase != RUNTIME_ACTIVE || !w || assert ||
+	    (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE) ||
 	    (unsigned)rank >= (unsigned)w->size || w->locked[rank] || w->lock_all ||
 	    w->no_locks || w->start_group || w->fence_on ||
-	    w->t[rank].ops != &win_ops_direct)
+	    w->t[rank].path != WIN_PATH_DIRECT)
 		return win_lock_general(lock_type, rank, assert, win);
-	if (!shm_rwlock_read_enter(&win_shm_target(w, rank)->lock, &ticket))
-		lock_shared_wait(w, rank, ticket);
-	w->locked[rank] = WIN_LOCKED_SHARED;
+	rma_direct_lock(w, rank, lock_type);
+	w->locked[rank] = lock_type == MPI_LOCK_SHARED ? WIN_LOCKED_SHARED :
+			  WIN_LOCKED_EXCLUSIVE;
 	w->nlocked++;
 	return MPI_SUCCESS;
-}
-
-void rma_direct_lock(struct win *w, int rank, int lock_type)
-{
-	struct lock_wait l;
-
-	if (lock_type == MPI_LOCK_SHARED) {
-		l = (struct lock_wait){ w, rank, 0, 0, 0 };
-		l.ticket = shm_rwlock_read_begin(&win_shm_target(w, rank)->lock);
-		lock_wait(w, CALL_WIN_LOCK, &l);
-	} else {
-		/* the group lock first (against lock_all), then the target */
-		l = (struct lock_wait){ w, rank, 3, 0, 0 };
-		l.ticket = shm_grouplock_begin(&w->shm->all, SHM_GROUP_B);
-		lock_wait(w, CALL_WIN_LOCK, &l);
-		l = (struct lock_wait){ w, rank, 1, 0, 0 };
-		l.ticket = shm_rwlock_write_begin(&win_shm_target(w, rank)->lock);
-		lock_wait(w, CALL_WIN_LOCK, &l);
-		atomic_store_explicit(&win_shm_target(w, rank)->holder,
-				      (uint32_t)rt.rank + 1, memory_order_relaxed);
-	}
-}
-
-void rma_direct_unlock(struct win *w, int rank)
-{
-	/* our operations are complete; the unlock's seq_cst read-modify-write
-	 * publishes them and fences (MPI_MODE_NOCHECK: the fence alone) */
-	switch (w->locked[rank]) {
-	case WIN_LOCKED_SHARED:
-		shm_rwlock_read_unlock(&win_shm_target(w, rank)->lock);
-		win_lock_released(w);
-		break;
-	case WIN_LOCKED_EXCLUSIVE:
-		atomic_store_explicit(&win_shm_target(w, rank)->holder, 0,
-				      memory_order_relaxed);
-		shm_rwlock_write_unlock(&win_shm_target(w, rank)->lock);
-		shm_grouplock_unlock(&w->shm->all, SHM_GROUP_B);
-		win_lock_released(w);
-		break;
-	default:
-		shm_fence();
-		break;
-	}
-}
-
-/* Every operation is complete when its call returns: a flush only orders
- * memory. */
-void rma_direct_flush(struct win *w, int rank, enum call_id call)
-{
-	(void)w;
-	(void)rank;
-	(void)call;
-	shm_fence();
 }
 
 static __attribute__((noinline)) int win_unlock_general(int rank, MPI_Win win)
@@ -250,20 +390,41 @@ API(int, Win_unlock, (int rank, MPI_Win win))
 {
 	struct win *w = win_get(win);
 
-	/* the common case: a shared lock of a target on the direct path */
+	/* the common case: a lock of a direct target */
 	if (rt.phase != RUNTIME_ACTIVE || !w || (unsigned)rank >= (unsigned)w->size ||
-	    w->locked[rank] != WIN_LOCKED_SHARED || w->t[rank].ops != &win_ops_direct)
+	    (w->locked[rank] != WIN_LOCKED_SHARED &&
+	     w->locked[rank] != WIN_LOCKED_EXCLUSIVE) ||
+	    w->t[rank].path != WIN_PATH_DIRECT)
 		return win_unlock_general(rank, win);
-	shm_rwlock_read_leave(&win_shm_target(w, rank)->lock);
-	win_lock_released(w);
+	rma_direct_unlock(w, rank);
 	w->locked[rank] = WIN_UNLOCKED;
 	w->nlocked--;
 	return MPI_SUCCESS;
 }
 
+/* Take every direct (or dynamic) target's shared lock in ascending order;
+ * private targets are locked by their packets (rma_pkt_origin.c). */
+static void lock_all_targets(struct win *w)
+{
+	for (int r = 0; r < w->size; r++) {
+		if (w->t[r].path == WIN_PATH_PRIVATE)
+			continue;
+		held_all_upto(w, r);
+		lock_shared(w, r, CALL_WIN_LOCK_ALL, SHM_RANK_LOCK_ALL);
+	}
+	held_all_upto(w, w->size);
+}
+
+static void unlock_all_targets(struct win *w)
+{
+	held_all_upto(w, 0);
+	for (int r = 0; r < w->size; r++)
+		if (w->t[r].path != WIN_PATH_PRIVATE)
+			unlock_shared(w, r);
+}
+
 static __attribute__((noinline)) int win_lock_all_general(int assert, MPI_Win win)
 {
-	struct lock_wait l;
 	struct win *w;
 	int rc;
 
@@ -283,32 +444,20 @@ static __attribute__((noinline)) int win_lock_all_general(int assert, MPI_Win wi
 		w->lock_all = 2;
 		return MPI_SUCCESS;
 	}
-	l = (struct lock_wait){ w, -1, 2, 0, 0 };
-	l.ticket = shm_grouplock_begin(&w->shm->all, SHM_GROUP_A);
-	lock_wait(w, CALL_WIN_LOCK_ALL, &l);
+	lock_all_targets(w);
 	w->lock_all = 1;
 	return MPI_SUCCESS;
-}
-
-/* A waiting lock_all, its ticket taken (Win_lock_all). */
-static __attribute__((noinline)) void lock_all_wait(struct win *w, uint32_t ticket)
-{
-	struct lock_wait l = { w, -1, 2, ticket, 0 };
-
-	lock_wait(w, CALL_WIN_LOCK_ALL, &l);
 }
 
 API(int, Win_lock_all, (int assert, MPI_Win win))
 {
 	struct win *w = win_get(win);
-	uint32_t ticket;
 
 	/* the common case: no other epoch, no assertion */
 	if (rt.phase != RUNTIME_ACTIVE || !w || assert || w->no_locks || w->lock_all ||
 	    w->nlocked || w->start_group || w->fence_on)
 		return win_lock_all_general(assert, win);
-	if (!shm_grouplock_enter_a(&w->shm->all, &ticket))
-		lock_all_wait(w, ticket);
+	lock_all_targets(w);
 	w->lock_all = 1;
 	return MPI_SUCCESS;
 }
@@ -326,13 +475,11 @@ static __attribute__((noinline)) int win_unlock_all_general(MPI_Win win)
 			       "MPI_Win_lock_all was not called");
 	if (w->npriv)
 		rma_pkt_unlock_all(w);
-	/* as in rma_direct_unlock: the unlock fences, or the fence alone */
-	if (w->lock_all == 1) {
-		shm_grouplock_leave_a(&w->shm->all);
-		win_lock_released(w);
-	} else {
+	/* as in rma_direct_unlock: the departures fence, or the fence alone */
+	if (w->lock_all == 1)
+		unlock_all_targets(w);
+	else
 		shm_fence();
-	}
 	w->lock_all = 0;
 	return MPI_SUCCESS;
 }
@@ -344,8 +491,7 @@ API(int, Win_unlock_all, (MPI_Win win))
 	/* the common case: a lock_all of direct targets only */
 	if (rt.phase != RUNTIME_ACTIVE || !w || w->lock_all != 1 || w->npriv)
 		return win_unlock_all_general(win);
-	shm_grouplock_leave_a(&w->shm->all);
-	win_lock_released(w);
+	unlock_all_targets(w);
 	w->lock_all = 0;
 	return MPI_SUCCESS;
 }
@@ -387,7 +533,7 @@ API(int, Win_flush, (int rank, MPI_Win win))
 
 	/* the common case in a few instructions; win_flush reports errors */
 	if (rt.phase == RUNTIME_ACTIVE && w && (unsigned)rank < (unsigned)w->size &&
-	    (w->lock_all | w->locked[rank]) && w->t[rank].ops == &win_ops_direct) {
+	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT) {
 		shm_fence();
 		return MPI_SUCCESS;
 	}
@@ -401,7 +547,7 @@ API(int, Win_flush_local, (int rank, MPI_Win win))
 	/* the common case: an operation on the direct path completed locally
 	 * (its origin buffer free again) when its call returned */
 	if (rt.phase == RUNTIME_ACTIVE && w && (unsigned)rank < (unsigned)w->size &&
-	    (w->lock_all | w->locked[rank]) && w->t[rank].ops == &win_ops_direct)
+	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT)
 		return MPI_SUCCESS;
 	return win_flush("MPI_Win_flush_local", win, rank);
 }

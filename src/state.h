@@ -38,13 +38,16 @@ static inline void state_block(enum call_id call, enum wait_kind kind, int peer,
 	atomic_store_explicit(&s->tag, tag, memory_order_relaxed);
 	atomic_store_explicit(&s->ctx, ctx, memory_order_relaxed);
 	atomic_store_explicit(&s->holder, -1, memory_order_relaxed);
+	atomic_store_explicit(&s->blocker, 0, memory_order_relaxed);
 	atomic_store_explicit(&s->since_ns, state_now_ns(), memory_order_relaxed);
 }
 
-/* While waiting for a lock: who holds it (job rank, or -1). */
-static inline void state_lock_holder(int holder)
+/* While waiting for a lock: who keeps it from us (job rank, or -1) and how
+ * (SHM_BLOCKER). */
+static inline void state_lock_blocker(int rank, uint32_t blocker)
 {
-	atomic_store_explicit(&rt.self->state.holder, holder, memory_order_relaxed);
+	atomic_store_explicit(&rt.self->state.holder, rank, memory_order_relaxed);
+	atomic_store_explicit(&rt.self->state.blocker, blocker, memory_order_relaxed);
 }
 
 /* Leaving the blocking call: outside MPI from now on, after `call`. */

@@ -35,8 +35,6 @@ struct win_rank_info {
 	int64_t size;
 	int32_t disp_unit;
 	int32_t direct;		/* its memory can be mapped by the others */
-	int32_t membarrier;	/* registered for shm_membarrier() */
-	int32_t pad_;
 	uint64_t offset;	/* of its base in seg */
 	uint64_t align;		/* alignment it asks for its portion */
 	char seg[SHM_NAME_MAX];	/* MPI_Alloc_mem segment (MPI_Win_create) */
@@ -66,6 +64,8 @@ static void win_layout(struct win_shm *s, uint32_t n)
 
 	s->tgt_off = at;
 	at = align_up(at + n * sizeof(struct win_shm_target), SHM_CACHE_LINE);
+	s->rank_off = at;
+	at = align_up(at + n * sizeof(struct win_shm_rank), SHM_CACHE_LINE);
 	s->acc_off = at;
 	at = align_up(at + n * sizeof(struct win_shm_acc), SHM_CACHE_LINE);
 	s->pscw_off = at;
@@ -75,9 +75,7 @@ static void win_layout(struct win_shm *s, uint32_t n)
 	s->ack_stride = align_up((size_t)n * sizeof(shm_atomic_u32), SHM_CACHE_LINE);
 	at += n * s->ack_stride;
 	s->dyn_off = at;
-	at = align_up(at + n * sizeof(struct win_dyn_table), SHM_CACHE_LINE);
-	s->stripe_off = at;
-	at = align_up(at + WIN_STRIPES * sizeof(struct shm_rwlock), 4096);
+	at = align_up(at + n * sizeof(struct win_dyn_table), 4096);
 	s->data_off = at;
 }
 
@@ -174,6 +172,7 @@ static void win_destroy(struct win *w)
 		free(w->groups[i].ranks);
 	}
 	free(w->locked);
+	free(w->wake_ids);
 	free(w);
 }
 
@@ -206,6 +205,7 @@ static int win_choose_paths(struct win *w, struct win_rank_info *all)
 
 		if (direct[r])
 			continue;
+		t->path = WIN_PATH_PRIVATE;
 		t->ops = &win_ops_private;
 		t->base = NULL;
 		w->npriv++;
@@ -253,7 +253,6 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	errh_ref(w->errh);
 	w->info = info ? info_dup_internal(info) : NULL;
 	w->no_locks = info_true(info, "no_locks");
-	mine->membarrier = rt.membarrier;
 	all = (struct win_rank_info *)coll_allgather_packed(w->comm, CALL_WIN_CREATE, mine,
 							    sizeof(*mine), dt_get(MPI_BYTE),
 							    sizeof(*mine));
@@ -262,17 +261,14 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	w->completes_expected = calloc((size_t)w->size, sizeof(*w->completes_expected));
 	w->pscw_row = calloc(2 * (size_t)w->size, sizeof(*w->pscw_row));
 	w->locked = calloc((size_t)w->size, sizeof(*w->locked));
+	w->wake_ids = calloc((size_t)w->size, sizeof(*w->wake_ids));
 	off = calloc((size_t)w->size, sizeof(*off));
 	/* every rank sees the same `all`, so every rank decides alike */
 	if (!all || !w->t || !w->posts_seen || !w->completes_expected || !w->pscw_row ||
-	    !w->locked || !off) {
+	    !w->locked || !w->wake_ids || !off) {
 		rc = MPI_ERR_NO_MEM;
 		goto out;
 	}
-	/* the accumulate gate's cheap side needs every rank registered */
-	w->gate_asym = 1;
-	for (int r = 0; r < w->size; r++)
-		w->gate_asym &= all[r].membarrier;
 	noncontig = info_true(info, "alloc_shared_noncontig");
 	if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED)
 		data = win_portions(all, w->size, noncontig, off);
@@ -291,13 +287,10 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 			w->shm->nranks = (uint32_t)w->size;
 			w->shm->flavor = (uint32_t)flavor;
 			w->shm->size = segsize;
-			shm_grouplock_init(&w->shm->all);
 			for (int r = 0; r < w->size; r++) {
 				shm_rwlock_init(&win_shm_target(w, r)->lock);
-				shm_rwlock_init(&win_shm_acc(w, r)->bulk_lock);
+				shm_rwlock_node_init(&win_shm_rank(w, r)->node);
 			}
-			for (unsigned i = 0; i < WIN_STRIPES; i++)
-				shm_rwlock_init(win_shm_stripe(w, i));
 		}
 	}
 	/* rank 0's outcome reaches everybody before anybody maps */
@@ -311,11 +304,15 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 					  w->shm->nranks != (uint32_t)w->size))
 			rc = MPI_ERR_INTERN;
 	}
+	if (rc == MPI_SUCCESS)
+		w->lock_nodes = (struct shm_rwlock_nodes){
+			(char *)&win_shm_rank(w, 0)->node, sizeof(struct win_shm_rank) };
 	for (int r = 0; rc == MPI_SUCCESS && r < w->size; r++) {
 		struct win_target *t = &w->t[r];
 
 		t->size = (MPI_Aint)all[r].size;
 		t->disp_unit = all[r].disp_unit;
+		t->path = WIN_PATH_DIRECT;
 		t->ops = &win_ops_direct;
 		if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) {
 			t->base = (char *)w->shm + w->shm->data_off + off[r];
@@ -348,8 +345,10 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 			rc = rc2;
 	} else if (flavor == MPI_WIN_FLAVOR_DYNAMIC && rc == MPI_SUCCESS) {
 		/* any region attached later may be private memory */
-		for (int r = 0; r < w->size; r++)
+		for (int r = 0; r < w->size; r++) {
+			w->t[r].path = WIN_PATH_DYNAMIC;
 			w->t[r].ops = &win_ops_dynamic;
+		}
 		w->npriv = w->size;
 		if (rma_pkt_win_init(w) < 0 || rma_pkt_target_add(w) < 0)
 			rc = MPI_ERR_NO_MEM;

@@ -33,27 +33,48 @@
 
 #define WIN_MAGIC 0x6e6977696d6873ULL	/* "shmiwin" */
 #define WIN_DYN_MAX 64		/* attached regions per rank */
-#define WIN_STRIPES 256		/* locks for accumulates without atomics */
+#define WIN_ACC_STRIPES 16	/* accumulate locks per target */
+#define WIN_ACC_STRIPE_SHIFT 12	/* each covers the bytes of one 4 KiB page in 16 */
+#define WIN_HELD_MAX 4		/* locks a rank's record names (diagnosis) */
 
-/* One target's control block. */
+/* One target's control block: its passive-target lock (rma_passive.c). */
 struct win_shm_target {
-	struct shm_rwlock lock;		/* MPI_Win_lock */
-	shm_atomic_u32 holder;		/* job rank + 1 of an exclusive holder, or 0 */
-} __attribute__((aligned(SHM_CACHE_LINE)));
+	struct shm_rwlock lock;
+};
 
 /*
- * One rank's accumulate gate (rma_atomic.c): `busy` is written by the rank
- * as an origin (target + 1 while it applies element-wise atomics, else 0),
- * `gate` (GATE_* bits) and `bulk_lock` by whoever applies a long accumulate
- * to the rank's memory with plain kernels.  Two lines: the first is the
- * origin's own, the second is read by every origin of the target and
- * written rarely.
+ * One target's accumulate locks (rma_atomic.c): spin locks, a byte of the
+ * target's window belongs to stripe (its offset >> WIN_ACC_STRIPE_SHIFT) mod
+ * WIN_ACC_STRIPES.  One line per target: written by the origins that
+ * accumulate to that target only.
  */
 struct win_shm_acc {
-	shm_atomic_u32 busy __attribute__((aligned(SHM_CACHE_LINE)));
-	shm_atomic_u32 gate __attribute__((aligned(SHM_CACHE_LINE)));
-	struct shm_rwlock bulk_lock;
-};
+	shm_atomic_u32 stripe[WIN_ACC_STRIPES];
+} __attribute__((aligned(SHM_CACHE_LINE)));
+
+_Static_assert(sizeof(struct win_shm_acc) == SHM_CACHE_LINE,
+	       "a target's accumulate locks take one line");
+
+/*
+ * One rank's record as an origin of passive-target locks: its node for the
+ * waiter lists of the targets' locks (the lock's own record of who waits,
+ * shm/rwlock.h), and, for diagnosis only, what it holds and waits for.  The
+ * rank writes the diagnosis fields, relaxed; waiters read them to say who
+ * keeps them waiting (rma_passive.c).
+ */
+#define WIN_HELD_EXCL 0x80000000u	/* held[]: an exclusive lock */
+
+struct win_shm_rank {
+	struct shm_rwlock_node node;
+	shm_atomic_u32 waits;		/* target + 1 it waits to lock, or 0 */
+	shm_atomic_u32 held[WIN_HELD_MAX];	/* target + 1 (| WIN_HELD_EXCL), or 0 */
+	shm_atomic_u32 held_more;	/* locks held that held[] has no room for */
+	shm_atomic_u32 all_upto;	/* MPI_Win_lock_all: targets [0, all_upto)
+					 * are locked shared */
+} __attribute__((aligned(SHM_CACHE_LINE)));
+
+_Static_assert(sizeof(struct win_shm_rank) == SHM_CACHE_LINE,
+	       "a rank's lock record takes one line");
 
 /* A region attached to a dynamic window, as its owner sees it. */
 struct win_dyn_region {
@@ -75,10 +96,8 @@ struct win_shm {
 	uint32_t nranks;
 	uint32_t flavor;
 	uint64_t size;			/* of the whole segment */
-	uint64_t tgt_off, acc_off, pscw_off, pscw_stride, ack_off, ack_stride;
-	uint64_t dyn_off, stripe_off, data_off;
-	shm_atomic_u32 lock_waiters;	/* ranks waiting for a lock of it */
-	struct shm_grouplock all __attribute__((aligned(SHM_CACHE_LINE)));
+	uint64_t tgt_off, rank_off, acc_off, pscw_off, pscw_stride, ack_off, ack_stride;
+	uint64_t dyn_off, data_off;
 };
 
 struct win;
@@ -115,6 +134,14 @@ extern const struct win_ops win_ops_private;	/* rma_pkt.h */
  * private (anything else); the target's lock is the direct path's. */
 extern const struct win_ops win_ops_dynamic;
 
+/* Which path serves a target, decided at creation (the value that the
+ * fast paths switch on; ops is the table of that path). */
+enum win_path {
+	WIN_PATH_DIRECT,	/* memory mapped here: the origin does it all */
+	WIN_PATH_PRIVATE,	/* the target's engine applies packets (rma_pkt.h) */
+	WIN_PATH_DYNAMIC,	/* per attached region; the direct path's lock */
+};
+
 /* A target as this process reaches it. */
 struct win_target {
 	char *base;		/* its window memory mapped here (NULL: dynamic, or
@@ -122,6 +149,7 @@ struct win_target {
 	char *mem;		/* the same whatever the path (MPI_Win_shared_query) */
 	MPI_Aint size;
 	int disp_unit;
+	enum win_path path;
 	const struct win_ops *ops;
 };
 
@@ -156,10 +184,10 @@ struct win {
 	struct info *info;
 	char name[MPI_MAX_OBJECT_NAME];
 	int no_locks;
-	int gate_asym;		/* every rank has shm_membarrier(): the accumulate
-				 * gate's element-wise side may leave out its fence */
-	unsigned gate_fenced;	/* element-wise accumulates fenced since the
-				 * last try to leave the fences out again */
+	struct shm_rwlock_nodes lock_nodes;	/* the ranks' win_shm_rank.node */
+	uint32_t *wake_ids;	/* [size] waiters an unlock grants (rma_passive.c) */
+	uint32_t held[WIN_HELD_MAX];	/* this rank's held[] as it stored it */
+	uint32_t held_more;
 	int npriv;		/* targets served by the private path */
 	struct rma_pkt_win *pkt;	/* its state (rma_pkt_origin.c), or NULL */
 
@@ -205,6 +233,11 @@ static inline struct win_shm_target *win_shm_target(const struct win *w, int r)
 static inline struct win_shm_acc *win_shm_acc(const struct win *w, int r)
 {
 	return (struct win_shm_acc *)((char *)w->shm + w->shm->acc_off) + r;
+}
+
+static inline struct win_shm_rank *win_shm_rank(const struct win *w, int r)
+{
+	return (struct win_shm_rank *)((char *)w->shm + w->shm->rank_off) + r;
 }
 
 /*
@@ -258,11 +291,6 @@ static inline shm_atomic_u32 *win_shm_ack(const struct win *w, int origin, int t
 static inline struct win_dyn_table *win_shm_dyn(const struct win *w, int r)
 {
 	return (struct win_dyn_table *)((char *)w->shm + w->shm->dyn_off) + r;
-}
-
-static inline struct shm_rwlock *win_shm_stripe(const struct win *w, unsigned i)
-{
-	return (struct shm_rwlock *)((char *)w->shm + w->shm->stripe_off) + i;
 }
 
 /*

@@ -209,9 +209,9 @@ static void play(struct pingpong *pp, uint32_t me, int rounds, int asym, int spi
 				shm_cpu_relax();
 			else if (asym)
 				ck_assert_int_eq(shm_waitword_sleep_unless_asym(
-						 &pp->bell[me], my_turn, &t, &never), 0);
+						 &pp->bell[me], my_turn, &t, &never, NULL), 0);
 			else
-				shm_waitword_sleep_unless(&pp->bell[me], my_turn, &t);
+				shm_waitword_sleep_unless(&pp->bell[me], my_turn, &t, NULL);
 		}
 		atomic_store_explicit(&pp->token, 1 - me, memory_order_release);
 		if (asym)

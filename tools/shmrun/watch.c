@@ -59,6 +59,7 @@ struct watch_rank {
 	bool live;		/* spawned and not reaped */
 	uint32_t phase, call, kind, last_call, ctx, owes, strong;
 	int32_t peer, tag, holder;
+	uint32_t blocker;	/* WAIT_WIN_LOCK: SHM_BLOCKER(how, count) */
 	uint64_t since_ns, progress;
 	/* what the watchdog remembers */
 	uint64_t seen_progress, seen_since, rings;
@@ -134,6 +135,7 @@ static void watch_read(struct run_job *job, int r)
 	w->owes = atomic_load_explicit(&s->owes, memory_order_relaxed);
 	w->strong = atomic_load_explicit(&s->strong, memory_order_relaxed);
 	w->holder = atomic_load_explicit(&s->holder, memory_order_relaxed);
+	w->blocker = atomic_load_explicit(&s->blocker, memory_order_relaxed);
 }
 
 static bool watch_blocked(const struct watch_rank *w)
@@ -215,10 +217,10 @@ static int watch_peer(const struct run_watch *wd, int a)
 {
 	const struct watch_rank *w = &wd->r[a];
 
-	/* a lock: whoever holds it, when the waiter knows */
-	if (watch_blocked(w) && w->kind == WAIT_WIN_LOCK && w->holder >= 0 &&
-	    w->holder < wd->n && w->holder != a)
-		return w->holder;
+	/* a lock: whoever keeps it from the waiter, as the lock's records
+	 * say (never the target by default: it need not be involved) */
+	if (watch_blocked(w) && w->kind == WAIT_WIN_LOCK)
+		return w->holder >= 0 && w->holder < wd->n && w->holder != a ? w->holder : -1;
 	if (!watch_blocked(w) || w->peer < 0 || w->peer >= wd->n || w->peer == a)
 		return -1;
 	return w->peer;
@@ -239,6 +241,29 @@ static double watch_outside_secs(const struct watch_rank *w, uint64_t now)
 
 /* ---- the report ---- */
 
+/* ", held shared by rank 2 and 3 more": who keeps a lock from w. */
+static void watch_add_blocker(struct watch_line *l, const struct watch_rank *w)
+{
+	uint32_t count = SHM_BLOCKER_COUNT(w->blocker);
+
+	switch (SHM_BLOCKER_HOW(w->blocker)) {
+	case SHM_BLOCK_EXCLUSIVE:
+		if (w->holder != w->peer)
+			line_add(l, ", held by rank %d", w->holder);
+		break;
+	case SHM_BLOCK_SHARED:
+		line_add(l, ", held shared by rank %d", w->holder);
+		if (count > 1)
+			line_add(l, " and %u more", count - 1);
+		break;
+	case SHM_BLOCK_QUEUED:
+		line_add(l, ", queued behind rank %d", w->holder);
+		break;
+	default:
+		break;
+	}
+}
+
 /* "the post of rank 1 (window of context 4)": what blocked w waits for. */
 static void watch_add_wait(struct watch_line *l, const struct watch_rank *w)
 {
@@ -254,8 +279,8 @@ static void watch_add_wait(struct watch_line *l, const struct watch_rank *w)
 		line_add(l, " %s rank %d", prep, w->peer);
 	else if (prep && (w->kind == WAIT_RECV || w->kind == WAIT_PROBE))
 		line_add(l, " from any rank");
-	if (w->kind == WAIT_WIN_LOCK && w->holder >= 0 && w->holder != w->peer)
-		line_add(l, ", held by rank %d", w->holder);
+	if (w->kind == WAIT_WIN_LOCK && w->holder >= 0)
+		watch_add_blocker(l, w);
 }
 
 static void watch_add_details(struct watch_line *l, const struct watch_rank *w)
@@ -395,7 +420,8 @@ static int watch_walk(struct run_watch *wd, int start, int mark, int *end, int *
  * rank; otherwise a cycle if there is one, else the longest chain.  Returns
  * the last rank of the chain, or -1.
  */
-static int watch_chain_line(struct run_job *job, enum watch_verdict verdict, uint64_t now)
+static int watch_chain_line(struct run_job *job, enum watch_verdict verdict, uint64_t now,
+			    bool *cycled)
 {
 	struct run_watch *wd = job->watch;
 	struct watch_line l = { .len = 0 };
@@ -421,6 +447,7 @@ static int watch_chain_line(struct run_job *job, enum watch_verdict verdict, uin
 			best_links = links;
 		}
 	}
+	*cycled = cycle >= 0;
 	if (cycle < 0 && best < 0)
 		return -1;
 	line_add(&l, cycle >= 0 ? "wait-for cycle: " : "wait-for chain: ");
@@ -453,15 +480,37 @@ static int watch_chain_line(struct run_job *job, enum watch_verdict verdict, uin
 	return end;
 }
 
+/* A rank blocked on a lock that, by the lock's records, nobody keeps from
+ * it: a fault of the library, never of the program.  Returns it, or -1. */
+static int watch_lock_orphan(const struct run_watch *wd)
+{
+	for (int r = 0; r < wd->n; r++) {
+		const struct watch_rank *w = &wd->r[r];
+
+		if (watch_blocked(w) && w->kind == WAIT_WIN_LOCK && w->holder < 0)
+			return r;
+	}
+	return -1;
+}
+
 static void watch_report(struct run_job *job, enum watch_verdict verdict,
 			 const char *action, uint64_t now)
 {
 	struct run_watch *wd = job->watch;
-	int x, a = -1;
+	int x, a = -1, orphan;
+	bool cycled = false;
 
 	for (int r = 0; r < wd->n; r++)
 		watch_rank_line(job, r, now);
-	x = watch_chain_line(job, verdict, now);
+	x = watch_chain_line(job, verdict, now, &cycled);
+	if (verdict == VERDICT_DEADLOCK && !cycled && (orphan = watch_lock_orphan(wd)) >= 0) {
+		run_msg("no progress: every rank still running is blocked in MPI and nothing "
+			"has moved for %.1f s; %s", job->opts->deadlock_s, action);
+		run_msg("hint: no rank holds the lock that rank %d waits for, nor waits for it "
+			"ahead of it: this is a fault of shmpi, not of the program; please "
+			"report it with this output", orphan);
+		return;
+	}
 	if (verdict == VERDICT_DEADLOCK) {
 		run_msg("deadlock: every rank still running is blocked in MPI and nothing "
 			"has moved for %.1f s; %s", job->opts->deadlock_s, action);
