@@ -70,10 +70,9 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 	[SHM_KNOB_MEMBARRIER] = {
 		"SHMPI_MEMBARRIER", SHM_KNOB_BOOL, "1", NULL, 1,
 		SHM_KNOB_RANKS, SHM_KNOB_BEFORE_INIT,
-		"1: where the kernel has membarrier(2), short accumulates pass the "
-		"gate to long ones without a fence (long ones pay with it), and "
-		"ranks wake each other without a fence (a rank that goes to sleep "
-		"pays, unless ranks outnumber CPUs or a progress thread runs); 0: "
+		"1: where the kernel has membarrier(2), ranks wake each other "
+		"without a fence (a rank that goes to sleep pays with the system "
+		"call, unless ranks outnumber CPUs or a progress thread runs); 0: "
 		"both sides fence" },
 	[SHM_KNOB_YIELDS] = {
 		"SHMPI_YIELDS", SHM_KNOB_UINT, "16", NULL, KNOB_SPINS_MAX,

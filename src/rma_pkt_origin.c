@@ -740,14 +740,14 @@ static void pkt_sync_many(struct win *w, enum call_id call, const int *ranks, in
 	for (int i = 0; i < count; i++) {
 		int r = ranks ? ranks[i] : i;
 
-		if (w->t[r].ops != &win_ops_direct)
+		if (w->t[r].path != WIN_PATH_DIRECT)
 			pt_issue(pt_of(w, r), pt_epoch_lock(w, r), unlock);
 	}
 	progress_unlock();
 	for (int i = 0; i < count; i++) {
 		int r = ranks ? ranks[i] : i;
 
-		if (w->t[r].ops == &win_ops_direct)
+		if (w->t[r].path == WIN_PATH_DIRECT)
 			continue;
 		pt_wait(pt_of(w, r), call);
 		if (unlock) {

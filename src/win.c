@@ -212,7 +212,7 @@ static int win_choose_paths(struct win *w, struct win_rank_info *all)
 	}
 	if (w->npriv && rma_pkt_win_init(w) < 0)
 		rc = MPI_ERR_NO_MEM;
-	else if (w->t[w->rank].ops == &win_ops_private && rma_pkt_target_add(w) < 0)
+	else if (w->t[w->rank].path == WIN_PATH_PRIVATE && rma_pkt_target_add(w) < 0)
 		rc = MPI_ERR_NO_MEM;
 	free(direct);
 	return rc;

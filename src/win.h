@@ -4,16 +4,16 @@
  * Every window has a segment of its own in shared memory ("w<ctx>", ctx
  * the context id of the window's private communicator), created by rank 0
  * and mapped by all: a header, one control block per target (its
- * passive-target lock and its count of PSCW completions), the post matrix
- * of PSCW, the attached regions of dynamic windows, the stripe locks of
- * accumulates on types no single atomic instruction covers, and, for
- * MPI_Win_allocate and MPI_Win_allocate_shared, every rank's window
- * memory.  MPI_Win_create on MPI_Alloc_mem memory maps the owners'
+ * passive-target lock), one record per rank as an origin of locks (its
+ * node on the targets' waiter lists), one line of accumulate locks per
+ * target, the PSCW counts, the acknowledgement counts of the private path,
+ * the attached regions of dynamic windows, and, for MPI_Win_allocate and
+ * MPI_Win_allocate_shared, every rank's window memory.  MPI_Win_create on MPI_Alloc_mem memory maps the owners'
  * segments instead.  Everything an origin does to a target it does itself,
  * through these mappings: the target never has to take part.
  *
  * How a (window, target) pair is served is decided once, at creation:
- * t[target].ops.  Memory other processes cannot map (MPI_Win_create on
+ * t[target].path, and t[target].ops, the table of that path.  Memory other processes cannot map (MPI_Win_create on
  * stack or malloc memory) takes the private path of rma_pkt.h instead: the
  * origin sends packets and the target's progress engine applies them.
  */

@@ -234,7 +234,7 @@ API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)st.single_ops);
 		info_put(copy, "shmpi_single_op_unlocks", v);
 		/* and, as a target, the requests its lock table holds back */
-		if (w->t[w->rank].ops == &win_ops_private) {
+		if (w->t[w->rank].path == WIN_PATH_PRIVATE) {
 			snprintf(v, sizeof(v), "%d", rma_pkt_target_queued(w));
 			info_put(copy, "shmpi_lock_queue", v);
 		}

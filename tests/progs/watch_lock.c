@@ -11,8 +11,19 @@
  *                          completes, rank 2 waits for a message from rank 0
  *   watch_lock start       rank 0 starts towards ranks 1 and 2; rank 1
  *                          posts, rank 2 waits for a message from rank 0
+ *   watch_lock shared      ranks 1 and 2 hold rank 0's lock shared and wait
+ *                          for a message from rank 0, which waits to lock
+ *                          it exclusively
+ *   watch_lock queued      rank 1 holds rank 0's lock shared and waits for
+ *                          a message from rank 0; rank 2 asks for it
+ *                          exclusively, then rank 0 shared, behind rank 2
+ *   watch_lock lock_all    rank 0 holds rank 1's lock exclusively and waits
+ *                          for a message from rank 2, whose MPI_Win_lock_all
+ *                          waits for rank 1's lock
  * Rank 0 prints "done" when the job gets through.
  */
+#include <unistd.h>
+
 #include "testutil.h"
 
 /* The three-rank waits above; none of them gets through. */
@@ -24,7 +35,38 @@ static void culprits(const char *mode, MPI_Win win)
 	CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
 	CHECK_MPI(MPI_Group_incl(world, 2, r12, &g12));
 	CHECK_MPI(MPI_Group_incl(world, 1, &r0, &g0));
-	if (!strcmp(mode, "holder")) {
+	if (!strcmp(mode, "shared")) {
+		if (tu_rank != 0)
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+		if (tu_rank == 0)
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+		else
+			CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 0, 0, MPI_COMM_WORLD,
+					   MPI_STATUS_IGNORE));
+	} else if (!strcmp(mode, "queued")) {
+		if (tu_rank == 1)
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+		if (tu_rank == 1) {
+			CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 0, 0, MPI_COMM_WORLD,
+					   MPI_STATUS_IGNORE));
+		} else if (tu_rank == 2) {
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+		} else {
+			usleep(200000);	/* rank 2 asks first */
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+		}
+	} else if (!strcmp(mode, "lock_all")) {
+		if (tu_rank == 0)
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win));
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+		if (tu_rank == 0)
+			CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 2, 0, MPI_COMM_WORLD,
+					   MPI_STATUS_IGNORE));
+		else if (tu_rank == 2)
+			CHECK_MPI(MPI_Win_lock_all(0, win));
+	} else if (!strcmp(mode, "holder")) {
 		if (tu_rank == 0)
 			CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 2, 0, win));
 		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
@@ -70,7 +112,8 @@ int main(int argc, char **argv)
 	CHECK_MPI(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
 				   &base, &win));
 	if (argc > 1 && (!strcmp(argv[1], "holder") || !strcmp(argv[1], "wait") ||
-			 !strcmp(argv[1], "start"))) {
+			 !strcmp(argv[1], "start") || !strcmp(argv[1], "shared") ||
+			 !strcmp(argv[1], "queued") || !strcmp(argv[1], "lock_all"))) {
 		CHECK(size == 3);
 		culprits(argv[1], win);
 	}
