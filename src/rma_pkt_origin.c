@@ -563,12 +563,62 @@ static struct pkt_target *pt_of(struct win *w, int target)
 	return &w->pkt->t[target];
 }
 
+/* Ask for the epoch's lock on pt's target alone and wait for the grant;
+ * the lock is then held until the epoch's unlock. */
+static void pt_acquire(struct pkt_target *pt, int lock, enum call_id call)
+{
+	progress_lock();
+	pt->lock_type = lock;
+	pt->lock_state = LS_REQUESTED;
+	pt->w->pkt->stats.lock_requests++;
+	list_add(&pt->outbox, op_ctl(pt, RMA_LOCKREQ, lock));
+	pt_kick(pt);
+	progress_unlock();
+	pt_wait(pt, call);
+}
+
+/* Whether a flush of target would ask for a lock and keep it past the call:
+ * its epoch has a lock not taken yet, and operations to take it for. */
+static int pt_flush_locks(struct win *w, int target)
+{
+	const struct pkt_target *pt = pt_of(w, target);
+
+	return w->t[target].path == WIN_PATH_PRIVATE &&
+	       pt_epoch_lock(w, target) != RMA_LOCK_NONE && pt->lock_state == LS_NONE &&
+	       pt->queue.head;
+}
+
+/*
+ * Before a flush keeps the lock of target `below`'s upper neighbours: take
+ * the locks of the targets below it whose epochs are open and whose locks
+ * are not held yet, in ascending order, one at a time.  A lock that the
+ * private path keeps past a call is then always taken after every lower
+ * one of the same epochs, as MPI_Win_lock_all and nested ascending
+ * MPI_Win_lock calls take them on the direct path (rma_passive.c): held
+ * locks never wait for lower targets, and such programs never deadlock
+ * from locks.  Requests that travel with their unlock need not wait: the
+ * target releases them by itself.
+ */
+static void pt_acquire_below(struct win *w, int below, enum call_id call)
+{
+	for (int r = 0; r < below; r++) {
+		struct pkt_target *pt = pt_of(w, r);
+		int lock = pt_epoch_lock(w, r);
+
+		if (w->t[r].path == WIN_PATH_PRIVATE && lock != RMA_LOCK_NONE &&
+		    pt->lock_state == LS_NONE)
+			pt_acquire(pt, lock, call);
+	}
+}
+
 /* Send what is queued for target and wait until it is applied; unlock: the
  * epoch's lock goes with it. */
 static void pt_sync(struct win *w, int target, int unlock, enum call_id call)
 {
 	struct pkt_target *pt = pt_of(w, target);
 
+	if (!unlock && pt_flush_locks(w, target))
+		pt_acquire_below(w, target, call);
 	progress_lock();
 	pt_issue(pt, pt_epoch_lock(w, target), unlock);
 	progress_unlock();
@@ -696,14 +746,7 @@ static void priv_lock(struct win *w, int target, int type)
 
 	if (target != w->rank)
 		return;
-	progress_lock();
-	pt->lock_type = lock;
-	pt->lock_state = LS_REQUESTED;
-	w->pkt->stats.lock_requests++;
-	list_add(&pt->outbox, op_ctl(pt, RMA_LOCKREQ, lock));
-	pt_kick(pt);
-	progress_unlock();
-	pt_wait(pt, CALL_WIN_LOCK);
+	pt_acquire(pt, lock, CALL_WIN_LOCK);
 }
 
 static void priv_unlock(struct win *w, int target)
@@ -736,6 +779,12 @@ static void pkt_sync_many(struct win *w, enum call_id call, const int *ranks, in
 {
 	int count = ranks ? n : w->size;
 
+	/* a flush of every target: the locks it keeps, in ascending order */
+	for (int r = w->size - 1; !ranks && !unlock && r >= 0; r--)
+		if (pt_flush_locks(w, r)) {
+			pt_acquire_below(w, r + 1, call);
+			break;
+		}
 	progress_lock();
 	for (int i = 0; i < count; i++) {
 		int r = ranks ? ranks[i] : i;
