@@ -203,18 +203,14 @@ static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call
 						struct shm_rwlock_ticket ticket)
 {
 	static const struct timespec nap = { 0, LOCK_NAP_MS * 1000000L };
-	struct win_shm_rank *me = win_shm_rank(w, w->rank);
 	struct shm_rwlock *lock = target_lock(w, target);
 	struct lock_wait l = { w, target, kind, ticket, 0 };
 
 	state_block(call, WAIT_WIN_LOCK, comm_world_rank(w->comm, target), (int)kind,
 		    w->comm->ctx);
-	/* relaxed: diagnosis only */
-	atomic_store_explicit(&me->waits, (uint32_t)target + 1, memory_order_relaxed);
 	if (!shm_rwlock_enlist(lock, &w->lock_nodes, (uint32_t)w->rank, &ticket))
 		progress_wait_napping(lock_granted, &l, &nap);
 	shm_rwlock_delist(lock, &w->lock_nodes, (uint32_t)w->rank);
-	atomic_store_explicit(&me->waits, 0, memory_order_relaxed);
 	state_unblock(call);
 }
 

@@ -58,15 +58,14 @@ _Static_assert(sizeof(struct win_shm_acc) == SHM_CACHE_LINE,
 /*
  * One rank's record as an origin of passive-target locks: its node for the
  * waiter lists of the targets' locks (the lock's own record of who waits,
- * shm/rwlock.h), and, for diagnosis only, what it holds and waits for.  The
- * rank writes the diagnosis fields, relaxed; waiters read them to say who
- * keeps them waiting (rma_passive.c).
+ * shm/rwlock.h), and, for diagnosis only, what it holds.  The rank writes
+ * the diagnosis fields, relaxed; waiters read them to say who keeps them
+ * waiting (rma_passive.c).
  */
 #define WIN_HELD_EXCL 0x80000000u	/* held[]: an exclusive lock */
 
 struct win_shm_rank {
 	struct shm_rwlock_node node;
-	shm_atomic_u32 waits;		/* target + 1 it waits to lock, or 0 */
 	shm_atomic_u32 held[WIN_HELD_MAX];	/* target + 1 (| WIN_HELD_EXCL), or 0 */
 	shm_atomic_u32 held_more;	/* locks held that held[] has no room for */
 	shm_atomic_u32 all_upto;	/* MPI_Win_lock_all: targets [0, all_upto)
