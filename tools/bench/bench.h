@@ -405,6 +405,17 @@ static inline int bench_init(bench_t *b, int argc, char **argv, unsigned accept,
 	return 0;
 }
 
+/* the largest size of --sizes, and at least `floor` */
+static inline long bench_sizes_max(const bench_t *b, long floor)
+{
+	long max = floor;
+
+	for (int s = 0; s < b->sizes.n; s++)
+		if (b->sizes.v[s] > max)
+			max = b->sizes.v[s];
+	return max;
+}
+
 /* -------------------------------------------------------------- output */
 
 typedef struct bench_rec {
@@ -661,6 +672,20 @@ static inline int bench_win_create(const bench_t *b, bench_win_t *w, int flavor,
 	return MPI_SUCCESS;
 }
 
+/*
+ * The window of `bytes` per rank in `flavor` that serves points first..last,
+ * created only when one of them runs (bench_need).  Returns 1 when created,
+ * 0 otherwise; `msg` then says why, if the library refused it.
+ */
+static inline int bench_win_open(const bench_t *b, bench_win_t *w, int flavor, MPI_Aint bytes,
+				 long first, long last, char *msg, size_t msglen)
+{
+	if (!bench_need(b, first, last))
+		return 0;
+	bench_at(b, first, last, "window-create");
+	return bench_win_create(b, w, flavor, bytes, msg, msglen) == MPI_SUCCESS;
+}
+
 static inline void bench_win_free(bench_win_t *w)
 {
 	int dynamic = w->flavor == BENCH_FLAVOR_DYNAMIC || w->flavor == BENCH_FLAVOR_DYNAMIC_MALLOC;
@@ -676,7 +701,26 @@ static inline void bench_win_free(bench_win_t *w)
 	w->base = NULL;
 }
 
+/* free the window bench_win_open made for points ..last */
+static inline void bench_win_close(const bench_t *b, bench_win_t *w, long last)
+{
+	bench_at(b, last + 1, last, "window-free");
+	bench_win_free(w);
+}
+
 /* ------------------------------------------------------------- timing */
+
+/*
+ * CLOCK_MONOTONIC in seconds: one clock for every process of the node,
+ * where MPI_Wtime need not be (MPI 3.1, section 8.1.2, MPI_WTIME_IS_GLOBAL)
+ */
+static inline double bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 /* run `iters` iterations; return the seconds this rank timed, or 0 */
 typedef double bench_kernel_fn(void *ctx, long iters);

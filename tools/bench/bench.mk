@@ -1,5 +1,6 @@
 # tools/bench/bench.mk: shmpi's microbenchmarks and the comparison with
-# Open MPI and MPICH (issue 9).  Included at the end of the top Makefile:
+# Open MPI and MPICH (README, "Performance").  Included at the end of the
+# top Makefile:
 #
 #     include tools/bench/bench.mk
 #
@@ -33,7 +34,7 @@ else
 BENCH_DIR := tools/bench
 BENCH_OUT := $(BUILD)/bench
 BENCH_PROGS := bench_rma_lat bench_rma_bw bench_atomic bench_barrier bench_msgrate \
-	bench_passive init_finalize
+	bench_passive bench_scale init_finalize
 BENCH_SHMPI := $(BENCH_PROGS:%=$(BENCH_OUT)/shmpi/%)
 BENCH_OPENMPI := $(BENCH_PROGS:%=$(BENCH_OUT)/openmpi/%)
 BENCH_MPICH := $(BENCH_PROGS:%=$(BENCH_OUT)/mpich/%)

@@ -29,7 +29,9 @@ run where the kernel puts them.
 A point that crashes or hangs is shown as `crash` or `timeout`; the driver
 resumes the program after it (`--skip`), so one bad point does not hide the
 others.  A configuration the library refuses (a window flavour) is shown as
-`unsupp`.  Results also go to BUILD/bench/results.json and results.csv.
+`unsupp`; one the plan does not run for a library (MPICH far oversubscribed) as
+`skipped`, with the reason below the table.  Results also go to
+BUILD/bench/results.json and results.csv.
 
 Python 3 standard library only.
 """
@@ -55,6 +57,7 @@ KEY = ('bench', 'op', 'type', 'sync', 'flavor', 'bytes', 'ranks', 'unit')
 ALL_SYNCS = 'lock,lock_all,flush,flush_local,fence,pscw'
 PEER_PKGS = ['openmpi-bin', 'libopenmpi-dev', 'mpich', 'libmpich-dev']
 HIGHER_IS_BETTER = {'MB/s', 'Mmsg/s'}
+GROUPS = {'acc_one': 'acc_scale', 'acc_ring': 'acc_scale'}  # families the table shows as one
 
 IDLE_TIMEOUT_S = 90     # a job that prints nothing for this long is killed
 HOLD_TIMEOUT_S = 180    # a --hold job must be ready within this
@@ -68,8 +71,10 @@ def log(msg):
 
 # ----------------------------------------------------------------- plans
 
-def mpi(prog, ranks, *args, only=None):
-    return {'kind': 'mpi', 'prog': prog, 'ranks': ranks, 'args': list(args), 'only': only}
+def mpi(prog, ranks, *args, only=None, why=None):
+    """why: the note shown for the implementations that `only` leaves out"""
+    return {'kind': 'mpi', 'prog': prog, 'ranks': ranks, 'args': list(args), 'only': only,
+            'why': why}
 
 
 def launch(ranks, reps, only=None):
@@ -79,6 +84,24 @@ def launch(ranks, reps, only=None):
 
 def shm(ranks, only=None):
     return {'kind': 'shm', 'prog': 'init_finalize', 'ranks': ranks, 'only': only}
+
+
+def scale_runs(lock_ranks, acc_ranks):
+    """bench_scale: the lock+put+unlock rings (8 B), accumulate+flush of 1 and 8 doubles"""
+    cpus = os.cpu_count() or 1
+    runs = []
+    for ops, sizes, counts in (('lock_excl,lock_shared', '8', lock_ranks),
+                               ('acc_one,acc_ring', '8,64', acc_ranks)):
+        for n in counts:
+            if n > 8 * cpus:
+                # MPICH oversubscribed: at 64 ranks on 2 CPUs a barrier took 0.75 s and
+                # an operation 20-140 ms, about 2 minutes a job
+                runs.append(mpi('bench_scale', n, '--ops=' + ops, '--sizes=' + sizes,
+                                only={'shmpi', 'openmpi', 'openmpi-oscsm'},
+                                why='not run above 8 ranks per CPU (minutes per job)'))
+            else:
+                runs.append(mpi('bench_scale', n, '--ops=' + ops, '--sizes=' + sizes))
+    return runs
 
 
 def plan_runs(plan):
@@ -98,6 +121,8 @@ def plan_runs(plan):
             mpi('bench_barrier', 8),
             mpi('bench_msgrate', 8, '--sizes=8'),
             mpi('bench_passive', 2, '--sizes=8'),
+            mpi('bench_scale', 2, '--sizes=8'),
+            mpi('bench_scale', 8, '--sizes=8'),
             launch(8, 3),
             shm(2), shm(8),
         ]
@@ -112,8 +137,9 @@ def plan_runs(plan):
             mpi('bench_atomic', 2, '--ops=acc,get_acc,fop,cas', '--types=double',
                 '--ftypes=int64', '--syncs=' + ALL_SYNCS, '--sizes=8'),
             mpi('bench_atomic', 2, '--ops=acc', '--types=char,int', '--syncs=flush', '--sizes=8'),
+            # the 8-byte point is in the run above
             mpi('bench_atomic', 2, '--ops=acc', '--types=double', '--syncs=flush',
-                '--sizes=4K,64K,1M'),
+                '--sizes=16:4M'),
             mpi('bench_rma_bw', 2, '--ops=put,get', '--dirs=uni,bi', '--syncs=flush',
                 '--sizes=8,64K,1M,4M'),
             mpi('bench_rma_bw', 2, '--ops=put,get', '--dirs=uni',
@@ -122,6 +148,7 @@ def plan_runs(plan):
             mpi('bench_barrier', 8),
             mpi('bench_msgrate', 8, '--sizes=8'),
             mpi('bench_passive', 2, '--sizes=8'),
+        ] + scale_runs((2, 8, 64), (2, 16, 64)) + [
             launch(8, 5),
             shm(2), shm(8), shm(64),
             shm(256, only={'shmpi'}),
@@ -154,6 +181,7 @@ def plan_runs(plan):
             mpi('bench_barrier', 8),
             mpi('bench_msgrate', 8, '--sizes=8,4K'),
             mpi('bench_passive', 2, '--sizes=8,64K'),
+        ] + scale_runs((2, 8, 64), (2, 16, 64)) + [
             launch(8, 10),
             shm(2), shm(8), shm(64),
             shm(256, only={'shmpi'}),
@@ -582,10 +610,14 @@ class Results:
             return None, bad[0]['status'], bad[0]['note']
         return None, '', ''
 
+    def matching(self, **want):
+        """the keys, as dicts, of the rows with these values, in table order"""
+        rows = (dict(zip(KEY, k)) for k in self.order)
+        return [kd for kd in rows if all(kd[f] == v for f, v in want.items())]
+
     def value(self, impl, **want):
-        for k in self.order:
-            if all(dict(zip(KEY, k))[f] == v for f, v in want.items()):
-                return self.summary(k, impl)[0]
+        for kd in self.matching(**want):
+            return self.summary(tuple(kd[f] for f in KEY), impl)[0]
         return None
 
 
@@ -637,7 +669,7 @@ def print_table(results, impls, out=sys.stdout):
     print('  '.join('-' * w for w in widths), file=out)
     prev = None
     for r in rows:
-        group = 'passive' if r[0].startswith('passive') else r[0]
+        group = 'passive' if r[0].startswith('passive') else GROUPS.get(r[0], r[0])
         if prev is not None and group != prev:
             print('', file=out)
         prev = group
@@ -650,12 +682,98 @@ def print_table(results, impls, out=sys.stdout):
 
 # --------------------------------------------------------------- targets
 
-STORE_FENCE_NS = 10.5   # 8-byte store + fence on this machine (issue 9)
-MEMCPY_MBS = 13300.0    # memcpy of 1 MiB into rotating shared targets (issue 9)
+STORE_FENCE_NS = 10.5   # 8-byte store + fence on this machine
+MEMCPY_MBS = 13300.0    # memcpy of 1 MiB into rotating shared targets
+FLAT = 1.2              # "flat": the largest figure at most this times the smallest
+
+
+def size_text(n):
+    for unit, shift in (('MiB', 20), ('KiB', 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return '%d %s' % (n >> shift, unit)
+    return '%d B' % n
+
+
+def check_acc_sweep(results, names, lines):
+    """accumulate(double)+flush at every size of the run: shmpi <= Open MPI's osc sm"""
+    desc = 'accumulate(double)+flush <= Open MPI osc sm at every size'
+    if 'openmpi-oscsm' not in names:
+        lines.append(('?', desc, 'Open MPI with osc sm not run'))
+        return
+    row = dict(bench='atomic_lat', op='acc', type='double', sync='flush', flavor='allocate',
+               ranks=2, unit='ns')
+    sizes = sorted(kd['bytes'] for kd in results.matching(**row))
+    ratios, missing = {}, []
+    for n in sizes:
+        s = results.value('shmpi', bytes=n, **row)
+        o = results.value('openmpi-oscsm', bytes=n, **row)
+        if s is None or o is None:
+            missing.append(size_text(n))
+        else:
+            ratios[n] = s / o
+    if not ratios:
+        lines.append(('-' if not sizes else '?', desc, 'no size measured by both'))
+        return
+    over = [n for n in sorted(ratios) if ratios[n] > 1.0]
+    worst = max(ratios, key=ratios.get)
+    ref = '%d sizes %s..%s; worst shmpi/ompi-sm %.2f at %s' % (
+        len(ratios), size_text(min(ratios)), size_text(max(ratios)), ratios[worst],
+        size_text(worst))
+    if over:
+        ref += '; over at ' + ', '.join('%s (%.2f)' % (size_text(n), ratios[n]) for n in over)
+    if missing:
+        ref += '; not compared at ' + ', '.join(missing)
+    lines.append(('MISSED' if over else 'MET', desc, ref))
+
+
+def check_scaling(results, lines):
+    """bench_scale: exclusive against shared locks, and figures flat as ranks are added"""
+    def v(bench, sync, nbytes, ranks):
+        return results.value('shmpi', bench=bench, sync=sync, bytes=nbytes, ranks=ranks,
+                             flavor='allocate', unit='ns')
+
+    def spread(bench, sync, nbytes):
+        """(largest / smallest or None, 'n ranks x ns, ..')"""
+        ranks = sorted({kd['ranks'] for kd in results.matching(bench=bench)})
+        vals = [(n, v(bench, sync, nbytes, n)) for n in ranks]
+        vals = [(n, x) for n, x in vals if x is not None]
+        text = ', '.join('%d ranks %s' % (n, fmt_value(x, 'ns')) for n, x in vals) or '-'
+        if len(vals) < 2:
+            return None, text
+        xs = [x for _, x in vals]
+        return max(xs) / min(xs), text + ' ns; max/min %.2f' % (max(xs) / min(xs))
+
+    excl, shared = v('lock_ring', 'lock_excl', 8, 2), v('lock_ring', 'lock_shared', 8, 2)
+    desc = 'lock_ring exclusive <= 1.5x shared, 2 ranks'
+    if excl is None:
+        lines.append(('-', desc, 'no shmpi figure'))
+    elif shared is None:
+        lines.append(('?', desc, 'no shared figure'))
+    else:
+        lines.append(('MET' if excl <= 1.5 * shared else 'MISSED', desc,
+                      'exclusive %s ns, shared %s ns: %.2fx' % (
+                          fmt_value(excl, 'ns'), fmt_value(shared, 'ns'), excl / shared)))
+
+    def flat(desc, bench, sync, nbytes, mark=True):
+        ratio, text = spread(bench, sync, nbytes)
+        if not mark:
+            lines.append(('info', desc, text))
+        elif ratio is None:
+            lines.append(('-' if text == '-' else '?', desc + ' (within 20%)', text))
+        else:
+            lines.append(('MET' if ratio <= FLAT else 'MISSED', desc + ' (within 20%)', text))
+
+    flat('lock_ring exclusive flat over ranks', 'lock_ring', 'lock_excl', 8)
+    flat('lock_ring shared over ranks', 'lock_ring', 'lock_shared', 8, mark=False)
+    for bench, mark in (('acc_one', True), ('acc_ring', False)):
+        for count in (1, 8):
+            flat('%s %d double%s+flush %sover ranks' % (bench, count, 's' if count > 1 else '',
+                                                       'flat ' if mark else ''),
+                 bench, 'flush', 8 * count, mark)
 
 
 def check_targets(results, impls, out=sys.stdout):
-    """the speed targets of issue 9, against this run's numbers"""
+    """the speed targets (README, "Performance"), against this run's numbers"""
     names = {i.name for i in impls}
     if 'shmpi' not in names:
         return
@@ -759,6 +877,8 @@ def check_targets(results, impls, out=sys.stdout):
     half_of_ompi('accumulate 1 MiB doubles (ns) <= 1.1x Open MPI',
                  dict(bench='atomic_lat', op='acc', type='double', sync='flush',
                       flavor='allocate', bytes=1 << 20, ranks=2, unit='ns'), 1.1)
+    check_acc_sweep(results, names, lines)
+    check_scaling(results, lines)
     k = dict(bench='barrier', op='barrier', ranks=8, unit='ns')
     half_of_ompi('barrier 8 ranks on %d cores (ns) <= Open MPI' % (os.cpu_count() or 1), k, 1.0)
     k = dict(bench='launch', op='init_finalize', ranks=8, unit='ms')
@@ -791,7 +911,7 @@ def check_targets(results, impls, out=sys.stdout):
     if sizes.get(256) is not None:
         lines.append(('MET', '256 ranks start on this machine', 'mapped %s KiB' %
                       fmt_value(sizes[256], 'KiB')))
-    print('\nSpeed targets of issue 9 (medians of this run):', file=out)
+    print('\nSpeed targets (medians of this run):', file=out)
     w = max(len(l[1]) for l in lines)
     for mark, desc, ref in lines:
         print('  %-6s %s  %s' % (mark, desc.ljust(w), ref), file=out)
@@ -907,6 +1027,9 @@ def main():
         for rep in range(reps):
             for impl in impls:
                 if run['only'] and impl.name not in run['only']:
+                    if rep == 0 and run['kind'] == 'mpi' and run['why'] and points:
+                        for i in sorted(points):
+                            results.add(impl.name, failed(points[i], 'skipped', run['why']))
                     continue
                 t0 = time.monotonic()
                 if run['kind'] == 'mpi':

@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 	};
 	bench_list_t ops;
 	bench_t b;
-	long maxsize = 16, per_flavor = 0;
+	long maxsize, per_flavor = 0;
 	char *src = NULL, *res = NULL, *cmp = NULL;
 	MPI_Group peer;
 
@@ -116,9 +116,7 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
-	for (int s = 0; s < b.sizes.n; s++)
-		if (b.sizes.v[s] > maxsize)
-			maxsize = b.sizes.v[s];
+	maxsize = bench_sizes_max(&b, 16);
 	/* points per window: the same predicate as the loops below */
 	for (int o = 0; o < ops.n; o++) {
 		const bench_list_t *types = op_types(&b, (int)ops.v[o]);
@@ -144,13 +142,8 @@ int main(int argc, char **argv)
 		long first = b.idx, last = first + per_flavor - 1;
 		char msg[BENCH_NOTE_MAX] = "";
 		bench_win_t w;
-		int have = 0;
-
-		if (bench_need(&b, first, last)) {
-			bench_at(&b, first, last, "window-create");
-			have = bench_win_create(&b, &w, flavor, maxsize, msg, sizeof(msg)) ==
-			       MPI_SUCCESS;
-		}
+		int have = bench_win_open(&b, &w, flavor, maxsize, first, last, msg,
+					  sizeof(msg));
 		for (int y = 0; y < b.syncs.n; y++) {
 			for (int o = 0; o < ops.n; o++) {
 				int opi = (int)ops.v[o];
@@ -198,10 +191,8 @@ int main(int argc, char **argv)
 				}
 			}
 		}
-		if (have) {
-			bench_at(&b, last + 1, last, "window-free");
-			bench_win_free(&w);
-		}
+		if (have)
+			bench_win_close(&b, &w, last);
 	}
 	MPI_Group_free(&peer);
 	free(src);

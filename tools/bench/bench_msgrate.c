@@ -1,6 +1,6 @@
 /*
  * bench_msgrate: all-pairs message rate of MPI_Put + MPI_Win_flush, any
- * number of ranks (the issue's case: 8 ranks on 2 cores).
+ * number of ranks (the case of interest: 8 ranks on 2 cores).
  *
  *   bench_msgrate [--flavors F,..] [--sizes 8]
  *                 [--csv|--json] [--list] [--min-time MS] [--samples N] [--skip N]
@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 {
 	static const char *const defaults[] = { "flavors=allocate", "sizes=8", NULL };
 	bench_t b;
-	long maxsize = 1;
+	long maxsize;
 	char *src = NULL;
 
 	MPI_Init(&argc, &argv);
@@ -62,9 +62,7 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
-	for (int s = 0; s < b.sizes.n; s++)
-		if (b.sizes.v[s] > maxsize)
-			maxsize = b.sizes.v[s];
+	maxsize = bench_sizes_max(&b, 1);
 	if (bench_mem_alloc(maxsize, 0, &src) != MPI_SUCCESS) {
 		fprintf(stderr, "%s: out of memory\n", b.prog);
 		MPI_Abort(b.comm, 1);
@@ -76,13 +74,8 @@ int main(int argc, char **argv)
 		long first = b.idx, last = first + b.sizes.n - 1;
 		char msg[BENCH_NOTE_MAX] = "";
 		bench_win_t w;
-		int have = 0;
-
-		if (bench_need(&b, first, last)) {
-			bench_at(&b, first, last, "window-create");
-			have = bench_win_create(&b, &w, flavor, maxsize * b.size, msg, sizeof(msg)) ==
-			       MPI_SUCCESS;
-		}
+		int have = bench_win_open(&b, &w, flavor, maxsize * b.size, first, last, msg,
+					  sizeof(msg));
 		for (int s = 0; s < b.sizes.n; s++) {
 			long idx = bench_point(&b), size = b.sizes.v[s];
 			rate_t k = { .b = &b, .w = &w, .src = src, .size = size };
@@ -106,10 +99,8 @@ int main(int argc, char **argv)
 			}
 			bench_emit(&b, idx, &r);
 		}
-		if (have) {
-			bench_at(&b, last + 1, last, "window-free");
-			bench_win_free(&w);
-		}
+		if (have)
+			bench_win_close(&b, &w, last);
 	}
 	free(src);
 	MPI_Finalize();

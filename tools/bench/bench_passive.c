@@ -32,23 +32,15 @@ typedef struct passive {
 	int sleep;        /* sleeps instead of computing */
 } passive_t;
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* work outside MPI until `seconds` have passed; the result keeps it from being optimized out */
 static double compute(double seconds)
 {
-	double end = now_s() + seconds, x = 1.0;
+	double end = bench_now() + seconds, x = 1.0;
 
 	do {
 		for (int i = 0; i < 1000; i++)
 			x = x * 1.0000001 + 1e-9;
-	} while (now_s() < end);
+	} while (bench_now() < end);
 	return x;
 }
 
@@ -95,7 +87,7 @@ int main(int argc, char **argv)
 {
 	static const char *const defaults[] = { "flavors=allocate", "sizes=8", NULL };
 	bench_t b;
-	long maxsize = 8;
+	long maxsize;
 	char *src = NULL;
 	MPI_Group peer;
 
@@ -105,9 +97,7 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
-	for (int s = 0; s < b.sizes.n; s++)
-		if (b.sizes.v[s] > maxsize)
-			maxsize = b.sizes.v[s];
+	maxsize = bench_sizes_max(&b, 8);
 	if (bench_mem_alloc(maxsize, 0, &src) != MPI_SUCCESS) {
 		fprintf(stderr, "%s: out of memory\n", b.prog);
 		MPI_Abort(b.comm, 1);
@@ -120,13 +110,8 @@ int main(int argc, char **argv)
 		long first = b.idx, last = first + (long)NREC * b.sizes.n - 1;
 		char msg[BENCH_NOTE_MAX] = "";
 		bench_win_t w;
-		int have = 0;
-
-		if (bench_need(&b, first, last)) {
-			bench_at(&b, first, last, "window-create");
-			have = bench_win_create(&b, &w, flavor, maxsize, msg, sizeof(msg)) ==
-			       MPI_SUCCESS;
-		}
+		int have = bench_win_open(&b, &w, flavor, maxsize, first, last, msg,
+					  sizeof(msg));
 		for (int s = 0; s < b.sizes.n; s++) {
 			long size = b.sizes.v[s];
 			long idx[NREC];
@@ -183,10 +168,8 @@ int main(int argc, char **argv)
 			for (int i = 0; i < NREC; i++)
 				bench_emit(&b, idx[i], &r[i]);
 		}
-		if (have) {
-			bench_at(&b, last + 1, last, "window-free");
-			bench_win_free(&w);
-		}
+		if (have)
+			bench_win_close(&b, &w, last);
 	}
 	MPI_Group_free(&peer);
 	free(src);

@@ -190,13 +190,8 @@ int main(int argc, char **argv)
 		long last = first + (long)dirs.n * b.syncs.n * ops.n * b.sizes.n - 1;
 		char msg[BENCH_NOTE_MAX] = "";
 		bench_win_t w;
-		int have = 0;
-
-		if (bench_need(&b, first, last)) {
-			bench_at(&b, first, last, "window-create");
-			have = bench_win_create(&b, &w, flavor, region, msg, sizeof(msg)) ==
-			       MPI_SUCCESS;
-		}
+		int have = bench_win_open(&b, &w, flavor, region, first, last, msg,
+					  sizeof(msg));
 		for (int d = 0; d < dirs.n; d++) {
 			for (int y = 0; y < b.syncs.n; y++) {
 				for (int o = 0; o < ops.n; o++) {
@@ -231,10 +226,8 @@ int main(int argc, char **argv)
 				}
 			}
 		}
-		if (have) {
-			bench_at(&b, last + 1, last, "window-free");
-			bench_win_free(&w);
-		}
+		if (have)
+			bench_win_close(&b, &w, last);
 	}
 	MPI_Group_free(&peer);
 	free(buf);

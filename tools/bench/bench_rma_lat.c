@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 	};
 	bench_list_t ops;
 	bench_t b;
-	long maxsize = 8;
+	long maxsize;
 	char *src = NULL, *res = NULL;
 	MPI_Group peer;
 
@@ -49,9 +49,7 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
-	for (int s = 0; s < b.sizes.n; s++)
-		if (b.sizes.v[s] > maxsize)
-			maxsize = b.sizes.v[s];
+	maxsize = bench_sizes_max(&b, 8);
 	if (bench_mem_alloc(maxsize, 0, &src) != MPI_SUCCESS ||
 	    bench_mem_alloc(maxsize, 0, &res) != MPI_SUCCESS) {
 		fprintf(stderr, "%s: out of memory\n", b.prog);
@@ -66,13 +64,8 @@ int main(int argc, char **argv)
 		long first = b.idx, last = first + (long)b.syncs.n * ops.n * b.sizes.n - 1;
 		char msg[BENCH_NOTE_MAX] = "";
 		bench_win_t w;
-		int rc = MPI_ERR_OTHER, have = 0;
-
-		if (bench_need(&b, first, last)) {
-			bench_at(&b, first, last, "window-create");
-			rc = bench_win_create(&b, &w, flavor, maxsize, msg, sizeof(msg));
-			have = rc == MPI_SUCCESS;
-		}
+		int have = bench_win_open(&b, &w, flavor, maxsize, first, last, msg,
+					  sizeof(msg));
 		for (int y = 0; y < b.syncs.n; y++) {
 			for (int o = 0; o < ops.n; o++) {
 				for (int s = 0; s < b.sizes.n; s++) {
@@ -107,10 +100,8 @@ int main(int argc, char **argv)
 				}
 			}
 		}
-		if (have) {
-			bench_at(&b, last + 1, last, "window-free");
-			bench_win_free(&w);
-		}
+		if (have)
+			bench_win_close(&b, &w, last);
 	}
 	MPI_Group_free(&peer);
 	free(src);
