@@ -14,6 +14,8 @@
 #                         when missing: as root; otherwise the command is printed),
 #                         A B A B over REPS repetitions, one table with the ratios
 #   make bench-build      only build the suite with shmcc
+#   make bench-noise      what SHMPI_MEMBARRIER=1 costs a computation beside a job
+#                         whose ranks sleep and wake often (tools/bench/noise.py)
 #
 # Knobs: QUICK=1; PLAN=quick|default|compare|full (default: default for bench,
 # compare for bench-compare); REPS=N (default 1 for bench, 3 for bench-compare);
@@ -25,8 +27,8 @@ ifeq ($(origin SHMCC),undefined)
 
 # On its own: run make again on the top Makefile followed by this file.
 BENCH_SELF := $(lastword $(MAKEFILE_LIST))
-.PHONY: bench bench-build bench-compare bench-peers bench-build-peers
-bench bench-build bench-compare bench-peers bench-build-peers:
+.PHONY: bench bench-build bench-compare bench-peers bench-build-peers bench-noise
+bench bench-build bench-compare bench-peers bench-build-peers bench-noise:
 	@$(MAKE) --no-print-directory -f Makefile -f $(BENCH_SELF) $@
 
 else
@@ -44,9 +46,13 @@ BENCH_PY := python3 $(BENCH_DIR)/bench.py --build $(BUILD)
 BENCH_PLAN = $(if $(PLAN),--plan $(PLAN),$(if $(filter 1,$(QUICK)),--plan quick))
 BENCH_REPS = $(if $(REPS),--reps $(REPS),$(if $(filter 1,$(QUICK)),--reps 1))
 
-.PHONY: bench bench-build bench-compare bench-peers bench-build-peers
+.PHONY: bench bench-build bench-compare bench-peers bench-build-peers bench-noise
 
 bench-build: $(BENCH_SHMPI)
+
+# What SHMPI_MEMBARRIER costs the computations beside a job (tools/bench/noise.py).
+bench-noise: $(BENCH_OUT)/shmpi/noise
+	$(Q)python3 $(BENCH_DIR)/noise.py --build $(BUILD) $(BENCH_REPS)
 
 bench: bench-build
 	$(Q)$(BENCH_PY) run $(BENCH_PLAN) $(BENCH_REPS) $(BENCH_ARGS)
@@ -61,7 +67,7 @@ bench-compare: $(BENCH_SHMPI) $(BENCH_OPENMPI) $(BENCH_MPICH)
 
 # Our own build is held to -Werror like the examples; the peers' headers are
 # not ours, so their builds only warn.
-$(BENCH_SHMPI): $(BENCH_OUT)/shmpi/%: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.h $(SHMCC) $(LIB_SO)
+$(BENCH_SHMPI) $(BENCH_OUT)/shmpi/noise: $(BENCH_OUT)/shmpi/%: $(BENCH_DIR)/%.c $(BENCH_DIR)/bench.h $(SHMCC) $(LIB_SO)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  SHMCC   $@")
 	$(Q)$(SHMCC) $(BENCH_CFLAGS) $(BENCH_WARN) -Werror -o $@ $<
