@@ -589,18 +589,90 @@ API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 	return comm_out(p, c, newcomm, 0);
 }
 
+/* What the first process of an MPI_Comm_create_group tells the others:
+ * the context (UINT32_MAX: it failed) and which group it passed. */
+struct create_told {
+	uint32_t ctx;
+	uint32_t pad_;
+	uint64_t ghash;
+};
+
 /*
- * Only the group's members call it: the group's rank 0 takes a context id,
- * creates the area and tells each member by message (on the parent's
- * internal context, with the user's tag); each member maps the area and
- * acknowledges; then the name goes.
+ * The group's first process: take a context id, create the area and tell
+ * every other member; collect their answers (an MPI error class each),
+ * then unlink the area's name.  MPI error class; *why when it is not
+ * MPI_ERR_NO_MEM.
+ */
+static int create_group_first(struct comm *p, struct comm *c, const struct group *g,
+			      int tag, char *why, size_t whylen)
+{
+	struct create_told told = { UINT32_MAX, 0, group_hash(g) };
+	int rc;
+
+	c->ctx = atomic_fetch_add_explicit(&rt.job->next_ctx, 2, memory_order_relaxed);
+	rc = comm_coll_create(c) < 0 ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+	if (rc == MPI_SUCCESS)
+		told.ctx = c->ctx;
+	for (int r = 1; r < g->size; r++)
+		p2p_internal_send(p, comm_rank_of_world(p, g->world[r]), tag, &told,
+				  sizeof(told), CALL_COMM_CREATE);
+	for (int r = 1; r < g->size; r++) {
+		int got = MPI_SUCCESS, from = comm_rank_of_world(p, g->world[r]);
+
+		p2p_internal_recv(p, from, tag, &got, sizeof(got), CALL_COMM_CREATE);
+		if (got == MPI_SUCCESS || rc != MPI_SUCCESS)
+			continue;
+		rc = got == MPI_ERR_GROUP ? MPI_ERR_GROUP : MPI_ERR_INTERN;
+		snprintf(why, whylen, got == MPI_ERR_GROUP ?
+			 "rank %d passed another group that begins with this process" :
+			 "rank %d could not map the communicator", from);
+	}
+	if (c->coll)
+		comm_coll_unlink(c);
+	return rc;
+}
+
+/* Any other member: learn the context, map the area, answer. */
+static int create_group_other(struct comm *p, struct comm *c, const struct group *g,
+			      int tag, char *why, size_t whylen)
+{
+	int first = comm_rank_of_world(p, g->world[0]), rc;
+	struct create_told told;
+
+	p2p_internal_recv(p, first, tag, &told, sizeof(told), CALL_COMM_CREATE);
+	c->ctx = told.ctx;
+	if (told.ghash != group_hash(g)) {
+		rc = MPI_ERR_GROUP;
+		snprintf(why, whylen, "its first process, rank %d, passed another group",
+			 first);
+	} else if (told.ctx == UINT32_MAX) {
+		rc = MPI_ERR_NO_MEM;
+	} else if (comm_coll_open(c) < 0) {
+		rc = MPI_ERR_INTERN;
+		snprintf(why, whylen, "cannot map the communicator");
+	} else {
+		rc = MPI_SUCCESS;
+	}
+	p2p_internal_send(p, first, tag, &rc, sizeof(rc), CALL_COMM_CREATE);
+	return rc;
+}
+
+/*
+ * Only the group's members call it (MPI 3.1, 6.4.2; for a process outside
+ * its group the call is local and gives MPI_COMM_NULL): the group's first
+ * process takes a context id, creates the area and tells each member by
+ * message (on the parent's internal context, with the user's tag), with a
+ * hash of the group it passed; each member checks that it passed the same
+ * group, maps the area and answers; then the name goes.  Groups passed at
+ * once by other processes are disjoint, or the same, so their messages
+ * never meet.
  */
 API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
 {
 	struct comm *p, *c;
 	struct group *g;
-	uint32_t ctx = 0;
-	int rc, ack = 0;
+	char why[160] = "";
+	int rc;
 
 	runtime_check("MPI_Comm_create_group");
 	if ((rc = comm_check("MPI_Comm_create_group", comm, &p, newcomm, "newcomm")) !=
@@ -612,51 +684,27 @@ API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *
 	if (!g)
 		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_GROUP, "group",
 				"0x%x is not a valid group", (unsigned)group);
-	if (!group_within(g, p) || g->rank == MPI_UNDEFINED)
+	if (!group_within(g, p))
 		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_GROUP, "group",
-				"must be a subgroup of the communicator holding the caller");
+				"is not a subgroup of the communicator's group");
 	if (tag < 0 || tag > P2P_TAG_UB)
 		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_TAG, "tag",
 				"%d is not a valid tag", tag);
-	if (g->rank == 0)
-		ctx = atomic_fetch_add_explicit(&rt.job->next_ctx, 2, memory_order_relaxed);
+	if (g->rank == MPI_UNDEFINED) {
+		*newcomm = MPI_COMM_NULL;
+		return MPI_SUCCESS;
+	}
 	c = comm_new(g, 0, -1, 0);
 	if (!c)
 		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_NO_MEM, NULL,
 				"out of memory");
-	if (g->rank == 0) {
-		c->ctx = ctx;
-		rc = comm_coll_create(c) < 0 ? MPI_ERR_NO_MEM : MPI_SUCCESS;
-		for (int r = 1; r < g->size; r++) {
-			uint32_t tell = rc == MPI_SUCCESS ? ctx : UINT32_MAX;
-
-			p2p_internal_send(p, comm_rank_of_world(p, g->world[r]), tag,
-					  &tell, sizeof(tell), CALL_COMM_CREATE);
-		}
-		for (int r = 1; r < g->size; r++) {
-			int got = 0;
-
-			p2p_internal_recv(p, comm_rank_of_world(p, g->world[r]), tag,
-					  &got, sizeof(got), CALL_COMM_CREATE);
-			if (got != 0)
-				rc = MPI_ERR_INTERN;
-		}
-		if (c->coll)
-			comm_coll_unlink(c);
-	} else {
-		p2p_internal_recv(p, comm_rank_of_world(p, g->world[0]), tag, &ctx,
-				  sizeof(ctx), CALL_COMM_CREATE);
-		c->ctx = ctx;
-		rc = ctx == UINT32_MAX ? MPI_ERR_NO_MEM :
-		     comm_coll_open(c) < 0 ? MPI_ERR_INTERN : MPI_SUCCESS;
-		ack = rc == MPI_SUCCESS ? 0 : 1;
-		p2p_internal_send(p, comm_rank_of_world(p, g->world[0]), tag, &ack,
-				  sizeof(ack), CALL_COMM_CREATE);
-	}
+	rc = g->rank == 0 ? create_group_first(p, c, g, tag, why, sizeof(why)) :
+	     create_group_other(p, c, g, tag, why, sizeof(why));
 	if (rc != MPI_SUCCESS) {
 		comm_unref(c);
-		return err_comm(comm, "MPI_Comm_create_group", rc, NULL,
-				"cannot create the communicator");
+		return err_comm(comm, "MPI_Comm_create_group", rc,
+				rc == MPI_ERR_GROUP ? "group" : NULL, "%s",
+				why[0] ? why : "cannot create the communicator");
 	}
 	return comm_out(p, c, newcomm, 0);
 }
