@@ -3,12 +3,14 @@
  * that ask a communicator about itself.
  *
  * Creating communicators out of a parent is collective: the members trade
- * (color, key), parent rank 0 takes a block of context ids from the job's
- * counter and broadcasts it, the rank 0 of each new communicator creates
- * its collective area, and after a barrier everybody maps the area of its
- * new communicator; after a second barrier the creators unlink the names
- * (every member has mapped them).  MPI_Comm_create_group involves only the
- * group's members, so it trades the same facts by point-to-point messages.
+ * (color, key) (for MPI_Comm_create also the group each passed, which all
+ * check), parent rank 0 takes a block of context ids, a pair per color,
+ * from the job's counter and broadcasts it, the rank 0 of each new
+ * communicator creates its collective area, and after a barrier everybody
+ * maps the area of its new communicator; after a second barrier the
+ * creators unlink the names (every member has mapped them).
+ * MPI_Comm_create_group involves only the group's members, so it trades
+ * the same facts by point-to-point messages.
  */
 #include <errno.h>
 #include <stdio.h>
