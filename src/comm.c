@@ -3,12 +3,14 @@
  * that ask a communicator about itself.
  *
  * Creating communicators out of a parent is collective: the members trade
- * (color, key), parent rank 0 takes a block of context ids from the job's
- * counter and broadcasts it, the rank 0 of each new communicator creates
- * its collective area, and after a barrier everybody maps the area of its
- * new communicator; after a second barrier the creators unlink the names
- * (every member has mapped them).  MPI_Comm_create_group involves only the
- * group's members, so it trades the same facts by point-to-point messages.
+ * (color, key) (for MPI_Comm_create also the group each passed, which all
+ * check), parent rank 0 takes a block of context ids, a pair per color,
+ * from the job's counter and broadcasts it, the rank 0 of each new
+ * communicator creates its collective area, and after a barrier everybody
+ * maps the area of its new communicator; after a second barrier the
+ * creators unlink the names (every member has mapped them).
+ * MPI_Comm_create_group involves only the group's members, so it trades
+ * the same facts by point-to-point messages.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -218,6 +220,18 @@ int comm_coll_setup(struct comm *c, int rc, void (*sync)(struct comm *, enum cal
 	return rc;
 }
 
+struct comm_claim comm_claim_of(int color, int key, const struct group *g)
+{
+	struct comm_claim cl = { color, key, 0, -1, 0 };
+
+	if (g && g->size > 0) {
+		cl.gsize = g->size;
+		cl.gfirst = g->world[0];
+		cl.ghash = group_hash(g);
+	}
+	return cl;
+}
+
 struct member {
 	int color, key, rank;
 };
@@ -233,36 +247,127 @@ static int member_order(const void *a, const void *b)
 	return x->rank - y->rank;
 }
 
+/* Where the members of color begin in m[] (n of them, sorted), or -1. */
+static int color_start(const struct member *m, int n, int color)
+{
+	int lo = 0, hi = n;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (m[mid].color < color)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && m[lo].color == color ? lo : -1;
+}
+
+/*
+ * MPI_Comm_create on an intracommunicator (MPI 3.1, 6.4.2): the processes
+ * may pass different groups, but every process of a non-empty group passed
+ * must pass that same group (the same processes in the same order), so the
+ * groups are disjoint.  A member of its group claims the group's first
+ * process (its job rank) as color and its rank in the group as key, so the
+ * members of one group sort together in m[] (every claim, by color, key,
+ * parent rank).  They are exactly that group when every claim among them
+ * names the same group and their keys count 0, 1, ... up to its size; a
+ * process outside the group it passed needs that group's members to have
+ * passed it.  Every process checks every claim alike and so reaches the
+ * same verdict; g, the caller's group, only makes the message more
+ * precise.  MPI_SUCCESS, or MPI_ERR_GROUP with *why naming ranks of parent.
+ */
+static int create_verify(const struct comm *parent, const struct comm_claim *all,
+			 const struct member *m, const struct group *g, char *why,
+			 size_t whylen)
+{
+	const struct comm_claim *mine = &all[parent->rank];
+	int n = parent->size;
+
+	for (int i = 0, end; i < n; i = end) {
+		const struct comm_claim *f = &all[m[i].rank];
+		int k = 0;
+
+		for (end = i + 1; end < n && m[end].color == m[i].color; end++)
+			;
+		if (m[i].color == MPI_UNDEFINED)
+			continue;
+		for (int j = i + 1; j < end; j++)
+			if (all[m[j].rank].gsize != f->gsize || all[m[j].rank].ghash != f->ghash) {
+				snprintf(why, whylen, "ranks %d and %d passed different groups that "
+					 "share rank %d: groups must be the same or disjoint",
+					 m[i].rank, m[j].rank,
+					 comm_rank_of_world(parent, m[i].color));
+				return MPI_ERR_GROUP;
+			}
+		while (i + k < end && m[i + k].key == k)
+			k++;
+		if (k == end - i && k == f->gsize)
+			continue;
+		/* key k of the group is missing: its process passed another */
+		if (mine->gsize == f->gsize && mine->ghash == f->ghash && k < g->size)
+			snprintf(why, whylen, "rank %d is in the group that rank %d passed but "
+				 "passed another group", comm_rank_of_world(parent, g->world[k]),
+				 m[i].rank);
+		else
+			snprintf(why, whylen, "processes in the group that rank %d passed "
+				 "passed other groups", m[i].rank);
+		return MPI_ERR_GROUP;
+	}
+	for (int r = 0; r < n; r++) {
+		const struct comm_claim *x = &all[r];
+		int s;
+
+		/* outside the (non-empty) group it passed */
+		if (x->color != MPI_UNDEFINED || x->gsize == 0)
+			continue;
+		s = color_start(m, n, x->gfirst);
+		if (s < 0 || all[m[s].rank].gsize != x->gsize || all[m[s].rank].ghash != x->ghash) {
+			snprintf(why, whylen, "rank %d passed a group whose first process, rank "
+				 "%d, passed another group", r, comm_rank_of_world(parent, x->gfirst));
+			return MPI_ERR_GROUP;
+		}
+	}
+	return MPI_SUCCESS;
+}
+
 /*
  * Collective over parent: each member joins the new communicator of its
  * color (ordered by key, then parent rank), or none for MPI_UNDEFINED.
- * *out is the new communicator or NULL.  Returns an MPI error class.
+ * With g (MPI_Comm_create, which passes the color and key create_verify
+ * describes), the groups are checked first: if they are wrong, nobody
+ * gets a communicator and it returns MPI_ERR_GROUP with *why.  *out is the
+ * new communicator or NULL.  Returns an MPI error class.
  */
 static int comm_split_do(struct comm *parent, enum call_id call, int color, int key,
-			 struct comm **out)
+			 const struct group *g, struct comm **out, char *why, size_t whylen)
 {
-	int mine[2] = { color, key }, ncolors = 0, my_index = -1, n = 0, rc = MPI_SUCCESS;
+	struct comm_claim mine = comm_claim_of(color, key, g), *all;
+	int ncolors = 0, my_index = -1, n = 0, rc = MPI_SUCCESS;
 	struct member *m = NULL;
 	struct comm *c = NULL;
 	uint32_t base = 0;
-	int *world = NULL, *all;
+	int *world = NULL;
 
 	*out = NULL;
 	if (parent->remote)
 		return MPI_ERR_COMM;	/* intercomm.c splits intercommunicators */
-	all = (int *)coll_allgather_packed(parent, call, mine, 2, dt_get(MPI_INT),
-					   2 * sizeof(int));
+	all = (struct comm_claim *)coll_allgather_packed(parent, call, &mine, sizeof(mine),
+							 dt_get(MPI_BYTE), sizeof(mine));
 	m = malloc(sizeof(*m) * (size_t)parent->size);
 	world = malloc(sizeof(int) * (size_t)parent->size);
 	if (!all || !m || !world) {
 		/* every member must still take part in the steps below */
 		rc = MPI_ERR_NO_MEM;
 	}
-	for (int r = 0; all && m && r < parent->size; r++)
-		m[r] = (struct member){ all[2 * r], all[2 * r + 1], r };
-	if (m && all)
+	if (rc == MPI_SUCCESS) {
+		for (int r = 0; r < parent->size; r++)
+			m[r] = (struct member){ all[r].color, all[r].key, r };
 		qsort(m, (size_t)parent->size, sizeof(*m), member_order);
-	for (int i = 0; m && all && i < parent->size; i++) {
+		if (g)
+			rc = create_verify(parent, all, m, g, why, whylen);
+	}
+	for (int i = 0; rc == MPI_SUCCESS && i < parent->size; i++) {
 		if (m[i].color == MPI_UNDEFINED)
 			continue;
 		if (i == 0 || m[i].color != m[i - 1].color)
@@ -273,16 +378,18 @@ static int comm_split_do(struct comm *parent, enum call_id call, int color, int 
 			world[n++] = comm_world_rank(parent, m[i].rank);
 		}
 	}
+	/* out of memory, rank 0 cannot count the colors: as many as members */
 	if (parent->rank == 0)
-		base = atomic_fetch_add_explicit(&rt.job->next_ctx, 2u * (uint32_t)ncolors,
+		base = atomic_fetch_add_explicit(&rt.job->next_ctx, 2u * (uint32_t)
+						 (rc == MPI_ERR_NO_MEM ? parent->size : ncolors),
 						 memory_order_relaxed);
 	coll_bcast_bytes(parent, call, &base, sizeof(base), 0);
 	if (rc == MPI_SUCCESS && color != MPI_UNDEFINED) {
-		struct group *g = group_new(world, n);
+		struct group *ng = group_new(world, n);
 
-		c = g ? comm_new(g, base + 2u * (uint32_t)my_index, -1, 0) : NULL;
-		if (g)
-			group_unref(g);
+		c = ng ? comm_new(ng, base + 2u * (uint32_t)my_index, -1, 0) : NULL;
+		if (ng)
+			group_unref(ng);
 		if (!c)
 			rc = MPI_ERR_NO_MEM;
 	}
@@ -301,13 +408,13 @@ static int comm_split_do(struct comm *parent, enum call_id call, int color, int 
 
 int comm_dup_internal(struct comm *parent, enum call_id call, struct comm **out)
 {
-	return comm_split_do(parent, call, 0, parent->rank, out);
+	return comm_split_do(parent, call, 0, parent->rank, NULL, out, NULL, 0);
 }
 
 int comm_split_internal(struct comm *parent, enum call_id call, int color, int key,
 			struct comm **out)
 {
-	return comm_split_do(parent, call, color, key, out);
+	return comm_split_do(parent, call, color, key, NULL, out, NULL, 0);
 }
 
 /* Hand a new communicator (or none) to the caller; inherit from parent. */
@@ -353,7 +460,7 @@ static int comm_dup_common(const char *call, MPI_Comm comm, struct info *info,
 
 	if ((rc = comm_check(call, comm, &p, newcomm, "newcomm")) != MPI_SUCCESS)
 		return rc;
-	rc = p->remote ? inter_dup(p, &c) : comm_split_do(p, CALL_COMM_CREATE, 0, p->rank, &c);
+	rc = p->remote ? inter_dup(p, &c) : comm_dup_internal(p, CALL_COMM_CREATE, &c);
 	if (rc != MPI_SUCCESS)
 		return err_comm(comm, call, rc, NULL, "cannot create the communicator");
 	rc = comm_out(p, c, newcomm, 1);
@@ -394,8 +501,8 @@ API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))
 	if (color < 0 && color != MPI_UNDEFINED)
 		return err_comm(comm, "MPI_Comm_split", MPI_ERR_ARG, "color",
 				"%d is negative and not MPI_UNDEFINED", color);
-	rc = p->remote ? inter_split(p, color, key, &c) :
-	     comm_split_do(p, CALL_COMM_CREATE, color, key, &c);
+	rc = p->remote ? inter_split(p, color, key, NULL, &c, NULL, 0) :
+	     comm_split_internal(p, CALL_COMM_CREATE, color, key, &c);
 	if (rc != MPI_SUCCESS)
 		return err_comm(comm, "MPI_Comm_split", rc, NULL,
 				"cannot create the communicator");
@@ -425,8 +532,8 @@ API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info
 	/* the hardware split types: comm_hw.c */
 	if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED)
 		return comm_hw_split_type(comm, p, split_type, key, info_get(info), newcomm);
-	rc = comm_split_do(p, CALL_COMM_CREATE, split_type == MPI_UNDEFINED ?
-			   MPI_UNDEFINED : 0, key, &c);
+	rc = comm_split_internal(p, CALL_COMM_CREATE, split_type == MPI_UNDEFINED ?
+				 MPI_UNDEFINED : 0, key, &c);
 	if (rc != MPI_SUCCESS)
 		return err_comm(comm, "MPI_Comm_split_type", rc, NULL,
 				"cannot create the communicator");
@@ -442,10 +549,20 @@ static int group_within(const struct group *g, const struct comm *c)
 	return 1;
 }
 
+/*
+ * On an intracommunicator, MPI_Comm_create is a split (MPI 3.1, 6.4.2): a
+ * member's color numbers its group, which is disjoint from the other
+ * groups passed, by the job rank of its first process; its key is its rank
+ * in the group, so the new ranks follow the group's order.  A process
+ * outside the group it passed (MPI_GROUP_EMPTY, say) gets MPI_COMM_NULL.
+ * On an intercommunicator every process of a side passes the same group
+ * of its local processes (intercomm.c).
+ */
 API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 {
 	struct comm *p, *c;
 	struct group *g;
+	char why[200] = "";
 	int rc;
 
 	runtime_check("MPI_Comm_create");
@@ -459,30 +576,105 @@ API(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm))
 		return err_comm(comm, "MPI_Comm_create", MPI_ERR_GROUP, "group",
 				"is not a subgroup of the communicator's %sgroup",
 				p->remote ? "local " : "");
-	/* the group's order is the new rank order: the group rank is the key
-	 * (of an intercommunicator: its remote group is the remote callers') */
-	rc = p->remote ? inter_split(p, g->rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0,
-				     g->rank, &c) :
-	     comm_split_do(p, CALL_COMM_CREATE, g->rank == MPI_UNDEFINED ?
-			   MPI_UNDEFINED : 0, g->rank, &c);
+	if (p->remote)
+		rc = inter_split(p, g->rank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, g->rank, g,
+				 &c, why, sizeof(why));
+	else
+		rc = comm_split_do(p, CALL_COMM_CREATE, g->rank == MPI_UNDEFINED ?
+				   MPI_UNDEFINED : g->world[0], g->rank, g, &c, why,
+				   sizeof(why));
+	if (rc == MPI_ERR_GROUP)
+		return err_comm(comm, "MPI_Comm_create", rc, "group", "%s", why);
 	if (rc != MPI_SUCCESS)
 		return err_comm(comm, "MPI_Comm_create", rc, NULL,
 				"cannot create the communicator");
 	return comm_out(p, c, newcomm, 0);
 }
 
+/* What the first process of an MPI_Comm_create_group tells the others:
+ * the context (UINT32_MAX: it failed) and which group it passed. */
+struct create_told {
+	uint32_t ctx;
+	uint32_t pad_;
+	uint64_t ghash;
+};
+
 /*
- * Only the group's members call it: the group's rank 0 takes a context id,
- * creates the area and tells each member by message (on the parent's
- * internal context, with the user's tag); each member maps the area and
- * acknowledges; then the name goes.
+ * The group's first process: take a context id, create the area and tell
+ * every other member; collect their answers (an MPI error class each),
+ * then unlink the area's name.  MPI error class; *why when it is not
+ * MPI_ERR_NO_MEM.
+ */
+static int create_group_first(struct comm *p, struct comm *c, const struct group *g,
+			      int tag, char *why, size_t whylen)
+{
+	struct create_told told = { UINT32_MAX, 0, group_hash(g) };
+	int rc;
+
+	c->ctx = atomic_fetch_add_explicit(&rt.job->next_ctx, 2, memory_order_relaxed);
+	rc = comm_coll_create(c) < 0 ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+	if (rc == MPI_SUCCESS)
+		told.ctx = c->ctx;
+	for (int r = 1; r < g->size; r++)
+		p2p_internal_send(p, comm_rank_of_world(p, g->world[r]), tag, &told,
+				  sizeof(told), CALL_COMM_CREATE);
+	for (int r = 1; r < g->size; r++) {
+		int got = MPI_SUCCESS, from = comm_rank_of_world(p, g->world[r]);
+
+		p2p_internal_recv(p, from, tag, &got, sizeof(got), CALL_COMM_CREATE);
+		if (got == MPI_SUCCESS || rc != MPI_SUCCESS)
+			continue;
+		rc = got == MPI_ERR_GROUP ? MPI_ERR_GROUP : MPI_ERR_INTERN;
+		snprintf(why, whylen, got == MPI_ERR_GROUP ?
+			 "rank %d passed another group that begins with this process" :
+			 "rank %d could not map the communicator", from);
+	}
+	if (c->coll)
+		comm_coll_unlink(c);
+	return rc;
+}
+
+/* Any other member: learn the context, map the area, answer. */
+static int create_group_other(struct comm *p, struct comm *c, const struct group *g,
+			      int tag, char *why, size_t whylen)
+{
+	int first = comm_rank_of_world(p, g->world[0]), rc;
+	struct create_told told;
+
+	p2p_internal_recv(p, first, tag, &told, sizeof(told), CALL_COMM_CREATE);
+	c->ctx = told.ctx;
+	if (told.ghash != group_hash(g)) {
+		rc = MPI_ERR_GROUP;
+		snprintf(why, whylen, "its first process, rank %d, passed another group",
+			 first);
+	} else if (told.ctx == UINT32_MAX) {
+		rc = MPI_ERR_NO_MEM;
+	} else if (comm_coll_open(c) < 0) {
+		rc = MPI_ERR_INTERN;
+		snprintf(why, whylen, "cannot map the communicator");
+	} else {
+		rc = MPI_SUCCESS;
+	}
+	p2p_internal_send(p, first, tag, &rc, sizeof(rc), CALL_COMM_CREATE);
+	return rc;
+}
+
+/*
+ * Only the group's members call it (MPI 3.1, 6.4.2; for a process outside
+ * its group the call is local and gives MPI_COMM_NULL): the group's first
+ * process takes a context id, creates the area and tells each member by
+ * message (on the parent's internal context, with the user's tag), with a
+ * hash of the group it passed; each member checks that it passed the same
+ * group, maps the area and answers; then the name goes.  Groups passed at
+ * once by other processes are disjoint, or the same, so their messages
+ * never meet.
  */
 API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm))
 {
 	struct comm *p, *c;
 	struct group *g;
-	uint32_t ctx = 0;
-	int rc, ack = 0;
+	char why[160] = "";
+	int rc;
 
 	runtime_check("MPI_Comm_create_group");
 	if ((rc = comm_check("MPI_Comm_create_group", comm, &p, newcomm, "newcomm")) !=
@@ -494,51 +686,27 @@ API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *
 	if (!g)
 		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_GROUP, "group",
 				"0x%x is not a valid group", (unsigned)group);
-	if (!group_within(g, p) || g->rank == MPI_UNDEFINED)
+	if (!group_within(g, p))
 		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_GROUP, "group",
-				"must be a subgroup of the communicator holding the caller");
+				"is not a subgroup of the communicator's group");
 	if (tag < 0 || tag > P2P_TAG_UB)
 		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_TAG, "tag",
 				"%d is not a valid tag", tag);
-	if (g->rank == 0)
-		ctx = atomic_fetch_add_explicit(&rt.job->next_ctx, 2, memory_order_relaxed);
+	if (g->rank == MPI_UNDEFINED) {
+		*newcomm = MPI_COMM_NULL;
+		return MPI_SUCCESS;
+	}
 	c = comm_new(g, 0, -1, 0);
 	if (!c)
 		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_NO_MEM, NULL,
 				"out of memory");
-	if (g->rank == 0) {
-		c->ctx = ctx;
-		rc = comm_coll_create(c) < 0 ? MPI_ERR_NO_MEM : MPI_SUCCESS;
-		for (int r = 1; r < g->size; r++) {
-			uint32_t tell = rc == MPI_SUCCESS ? ctx : UINT32_MAX;
-
-			p2p_internal_send(p, comm_rank_of_world(p, g->world[r]), tag,
-					  &tell, sizeof(tell), CALL_COMM_CREATE);
-		}
-		for (int r = 1; r < g->size; r++) {
-			int got = 0;
-
-			p2p_internal_recv(p, comm_rank_of_world(p, g->world[r]), tag,
-					  &got, sizeof(got), CALL_COMM_CREATE);
-			if (got != 0)
-				rc = MPI_ERR_INTERN;
-		}
-		if (c->coll)
-			comm_coll_unlink(c);
-	} else {
-		p2p_internal_recv(p, comm_rank_of_world(p, g->world[0]), tag, &ctx,
-				  sizeof(ctx), CALL_COMM_CREATE);
-		c->ctx = ctx;
-		rc = ctx == UINT32_MAX ? MPI_ERR_NO_MEM :
-		     comm_coll_open(c) < 0 ? MPI_ERR_INTERN : MPI_SUCCESS;
-		ack = rc == MPI_SUCCESS ? 0 : 1;
-		p2p_internal_send(p, comm_rank_of_world(p, g->world[0]), tag, &ack,
-				  sizeof(ack), CALL_COMM_CREATE);
-	}
+	rc = g->rank == 0 ? create_group_first(p, c, g, tag, why, sizeof(why)) :
+	     create_group_other(p, c, g, tag, why, sizeof(why));
 	if (rc != MPI_SUCCESS) {
 		comm_unref(c);
-		return err_comm(comm, "MPI_Comm_create_group", rc, NULL,
-				"cannot create the communicator");
+		return err_comm(comm, "MPI_Comm_create_group", rc,
+				rc == MPI_ERR_GROUP ? "group" : NULL, "%s",
+				why[0] ? why : "cannot create the communicator");
 	}
 	return comm_out(p, c, newcomm, 0);
 }

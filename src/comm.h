@@ -94,6 +94,20 @@ static inline struct comm *comm_get(MPI_Comm h)
 #include "state.h"
 int comm_dup_internal(struct comm *parent, enum call_id call, struct comm **out);
 
+/*
+ * What each process brings to a split: its color and key and, for
+ * MPI_Comm_create, the group it passed: its size (0 for MPI_GROUP_EMPTY
+ * and for the splits), the job rank of its first member and group_hash().
+ */
+struct comm_claim {
+	int32_t color, key;
+	int32_t gsize, gfirst;
+	uint64_t ghash;
+};
+
+/* The claim of (color, key) and group g (NULL for none). */
+struct comm_claim comm_claim_of(int color, int key, const struct group *g);
+
 /* Collective over parent: the new communicator of this color (ranks by
  * key, then parent rank), NULL for MPI_UNDEFINED.  MPI error class. */
 int comm_split_internal(struct comm *parent, enum call_id call, int color, int key,

@@ -40,6 +40,23 @@ err_free:
 	return NULL;
 }
 
+/* splitmix64's finalizer: every input bit moves every output bit. */
+static uint64_t mix64(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+uint64_t group_hash(const struct group *g)
+{
+	uint64_t h = mix64((uint64_t)g->size);
+
+	for (int r = 0; r < g->size; r++)
+		h = mix64(h ^ (0x9e3779b97f4a7c15ULL + (uint64_t)g->world[r]));
+	return h;
+}
+
 void group_ref(struct group *g)
 {
 	g->refs++;

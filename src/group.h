@@ -5,6 +5,7 @@
 #define SRC_GROUP_H
 
 #include <mpi.h>
+#include <stdint.h>
 
 #include "handle.h"
 
@@ -35,5 +36,9 @@ void group_fini_builtins(void);
 
 /* The group of every rank of the job (shared, not to be freed). */
 struct group *group_world(void);
+
+/* A hash of g's members in order: groups that differ in a member or in
+ * their order hash apart, but for a chance of 2^-64. */
+uint64_t group_hash(const struct group *g);
 
 #endif

@@ -146,29 +146,63 @@ static int common_colors(const int *mine, int n, const int *theirs, int m, int c
 }
 
 /*
+ * MPI_Comm_create on an intercommunicator (MPI 3.1, 6.4.2): every process
+ * of a side must pass the same group.  Every process of the side checks
+ * the claims of all (all[], by local rank) alike: MPI_SUCCESS, or
+ * MPI_ERR_GROUP with *why.
+ */
+static int inter_create_verify(const struct comm *p, const struct comm_claim *all,
+			       char *why, size_t whylen)
+{
+	for (int r = 1; r < p->size; r++)
+		if (all[r].gsize != all[0].gsize || all[r].ghash != all[0].ghash) {
+			snprintf(why, whylen, "local ranks 0 and %d passed different groups: on "
+				 "an intercommunicator each side must pass one group", r);
+			return MPI_ERR_GROUP;
+		}
+	return MPI_SUCCESS;
+}
+
+/*
  * Split: the groups trade every member's (color, key); the new
  * intercommunicator of a color joins the processes of that color on both
  * sides (ordered by key, then old rank), and exists only if both sides
- * have some.  Its local intracommunicator is a split of p's.
+ * have some.  Its local intracommunicator is a split of p's.  With g
+ * (MPI_Comm_create), a side whose processes passed different groups
+ * raises MPI_ERR_GROUP (*why) and shows the other side no color at all,
+ * so that nobody gets a communicator.
  */
-int inter_split(struct comm *p, int color, int key, struct comm **out)
+int inter_split(struct comm *p, int color, int key, const struct group *g,
+		struct comm **out, char *why, size_t whylen)
 {
-	int mine[2] = { color, key }, rsize = p->remote->size, index, n = 0, unused;
-	int *all, *theirs = malloc(sizeof(int) * 2 * (size_t)rsize);
+	struct comm_claim mine = comm_claim_of(color, key, g), *claims;
+	int rsize = p->remote->size, index, n = 0, unused;
+	int *all = malloc(sizeof(int) * 2 * (size_t)p->size);
+	int *theirs = malloc(sizeof(int) * 2 * (size_t)rsize);
 	struct keyed *members = malloc(sizeof(*members) * (size_t)rsize);
 	struct comm *local = NULL;
-	int ncommon, both, rc = MPI_SUCCESS;
+	int ncommon, both, verdict = MPI_SUCCESS, rc = MPI_SUCCESS;
 	uint32_t base;
 
 	*out = NULL;
-	all = (int *)coll_allgather_packed(p->local, CALL_COMM_CREATE, mine, 2,
-					   dt_get(MPI_INT), sizeof(mine));
-	if (!all || !theirs || !members) {
+	claims = (struct comm_claim *)coll_allgather_packed(p->local, CALL_COMM_CREATE, &mine,
+							    sizeof(mine), dt_get(MPI_BYTE),
+							    sizeof(mine));
+	if (!claims || !all || !theirs || !members) {
 		/* not recoverable this late: the others will wait for us */
+		free(claims);
 		free(all);
 		free(theirs);
 		free(members);
 		return MPI_ERR_NO_MEM;
+	}
+	if (g)
+		verdict = inter_create_verify(p, claims, why, whylen);
+	if (verdict != MPI_SUCCESS)
+		color = MPI_UNDEFINED;
+	for (int r = 0; r < p->size; r++) {
+		all[2 * r] = verdict == MPI_SUCCESS ? claims[r].color : MPI_UNDEFINED;
+		all[2 * r + 1] = claims[r].key;
 	}
 	if (p->rank == 0)
 		inter_xfer(p, CALL_COMM_CREATE, INTER_TAG_AGREE, 0, 1,
@@ -182,7 +216,7 @@ int inter_split(struct comm *p, int color, int key, struct comm **out)
 	rc = comm_split_internal(p->local, CALL_COMM_CREATE, both ? color : MPI_UNDEFINED,
 				 key, &local);
 	if (rc == MPI_SUCCESS && both) {
-		struct group *g;
+		struct group *rg;
 		int *world = malloc(sizeof(int) * (size_t)rsize);
 
 		for (int r = 0; r < rsize; r++)
@@ -191,19 +225,20 @@ int inter_split(struct comm *p, int color, int key, struct comm **out)
 		qsort(members, (size_t)n, sizeof(*members), keyed_order);
 		for (int i = 0; world && i < n; i++)
 			world[i] = p->remote->world[members[i].rank];
-		g = world ? group_new(world, n) : NULL;
-		*out = g ? inter_new(local, g, base + 2u * (uint32_t)index) : NULL;
-		if (!g)
+		rg = world ? group_new(world, n) : NULL;
+		*out = rg ? inter_new(local, rg, base + 2u * (uint32_t)index) : NULL;
+		if (!rg)
 			comm_unref(local);
 		if (!*out)
 			rc = MPI_ERR_NO_MEM;
-		group_unref(g);
+		group_unref(rg);
 		free(world);
 	}
+	free(claims);
 	free(all);
 	free(theirs);
 	free(members);
-	return rc;
+	return rc == MPI_SUCCESS ? verdict : rc;
 }
 
 int inter_compare(const struct comm *a, const struct comm *b, int *result)

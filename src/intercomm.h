@@ -28,9 +28,11 @@ enum inter_tag {
 
 /* Collective over intercommunicator p (MPI error class): its duplicate;
  * its split (NULL for MPI_UNDEFINED, or when no process of the remote
- * group chose the same color). */
+ * group chose the same color); with g, MPI_Comm_create of group g, which
+ * may fail with MPI_ERR_GROUP and *why. */
 int inter_dup(struct comm *p, struct comm **out);
-int inter_split(struct comm *p, int color, int key, struct comm **out);
+int inter_split(struct comm *p, int color, int key, const struct group *g,
+		struct comm **out, char *why, size_t whylen);
 
 /* MPI_Comm_compare when a or b is an intercommunicator (a != b). */
 int inter_compare(const struct comm *a, const struct comm *b, int *result);

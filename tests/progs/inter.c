@@ -18,18 +18,6 @@ static int world_of(int in_group_a, int r)
 	return in_group_a ? r : a + r;
 }
 
-static int check_class(int rc, int want)
-{
-	int cls = -1;
-
-	if (rc == MPI_SUCCESS)
-		return want == MPI_SUCCESS;
-	MPI_Error_class(rc, &cls);
-	if (cls != want)
-		fprintf(stderr, "rank %d: class %d, want %d\n", rank, cls, want);
-	return cls == want;
-}
-
 /* Whether comm's remote group is the other group, in order. */
 static int remote_is_other(MPI_Comm comm)
 {
@@ -595,57 +583,57 @@ static void test_errors(void)
 	MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(local, MPI_ERRORS_RETURN);
-	CHECK(check_class(MPI_Comm_remote_size(MPI_COMM_WORLD, &n), MPI_ERR_COMM));
-	CHECK(check_class(MPI_Comm_remote_group(local, &g), MPI_ERR_COMM));
-	CHECK(check_class(MPI_Intercomm_merge(MPI_COMM_WORLD, 0, &bad), MPI_ERR_COMM));
-	CHECK(check_class(MPI_Intercomm_create(inter, 0, MPI_COMM_WORLD, 0, 1, &bad),
+	CHECK(tu_check_class(MPI_Comm_remote_size(MPI_COMM_WORLD, &n), MPI_ERR_COMM));
+	CHECK(tu_check_class(MPI_Comm_remote_group(local, &g), MPI_ERR_COMM));
+	CHECK(tu_check_class(MPI_Intercomm_merge(MPI_COMM_WORLD, 0, &bad), MPI_ERR_COMM));
+	CHECK(tu_check_class(MPI_Intercomm_create(inter, 0, MPI_COMM_WORLD, 0, 1, &bad),
 			  MPI_ERR_COMM));
-	CHECK(check_class(MPI_Intercomm_create(local, lsize, MPI_COMM_WORLD, 0, 1, &bad),
+	CHECK(tu_check_class(MPI_Intercomm_create(local, lsize, MPI_COMM_WORLD, 0, 1, &bad),
 			  MPI_ERR_RANK));
 	/* a bad tag: the leaders find it, and tell their groups */
-	CHECK(check_class(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, in_a ? a : 0, -1,
+	CHECK(tu_check_class(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, in_a ? a : 0, -1,
 					       &bad), MPI_ERR_TAG));
 	CHECK(bad == MPI_COMM_NULL);
 	/* point-to-point ranks are remote ranks */
-	CHECK(check_class(MPI_Send(&x, 1, MPI_INT, rsize, 0, inter), MPI_ERR_RANK));
-	CHECK(check_class(MPI_Recv(&x, 1, MPI_INT, -7, 0, inter, MPI_STATUS_IGNORE),
+	CHECK(tu_check_class(MPI_Send(&x, 1, MPI_INT, rsize, 0, inter), MPI_ERR_RANK));
+	CHECK(tu_check_class(MPI_Recv(&x, 1, MPI_INT, -7, 0, inter, MPI_STATUS_IGNORE),
 			  MPI_ERR_RANK));
 	/* roots */
-	CHECK(check_class(MPI_Bcast(&x, 1, MPI_INT, rsize, inter), MPI_ERR_ROOT));
-	CHECK(check_class(MPI_Bcast(&x, 1, MPI_INT, -7, inter), MPI_ERR_ROOT));
-	CHECK(check_class(MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, rsize, inter),
+	CHECK(tu_check_class(MPI_Bcast(&x, 1, MPI_INT, rsize, inter), MPI_ERR_ROOT));
+	CHECK(tu_check_class(MPI_Bcast(&x, 1, MPI_INT, -7, inter), MPI_ERR_ROOT));
+	CHECK(tu_check_class(MPI_Reduce(&x, &y, 1, MPI_INT, MPI_SUM, rsize, inter),
 			  MPI_ERR_ROOT));
-	CHECK(check_class(MPI_Gather(&x, 1, MPI_INT, &y, 1, MPI_INT, -2, inter),
+	CHECK(tu_check_class(MPI_Gather(&x, 1, MPI_INT, &y, 1, MPI_INT, -2, inter),
 			  MPI_ERR_ROOT));
-	CHECK(check_class(MPI_Reduce(&x, &y, 1, MPI_INT, MPI_OP_NULL, 0, inter),
+	CHECK(tu_check_class(MPI_Reduce(&x, &y, 1, MPI_INT, MPI_OP_NULL, 0, inter),
 			  MPI_ERR_OP));
-	CHECK(check_class(MPI_Allreduce(MPI_IN_PLACE, &y, 1, MPI_INT, MPI_SUM, inter),
+	CHECK(tu_check_class(MPI_Allreduce(MPI_IN_PLACE, &y, 1, MPI_INT, MPI_SUM, inter),
 			  MPI_ERR_BUFFER));
-	CHECK(check_class(MPI_Allgather(&x, -1, MPI_INT, &y, 1, MPI_INT, inter),
+	CHECK(tu_check_class(MPI_Allgather(&x, -1, MPI_INT, &y, 1, MPI_INT, inter),
 			  MPI_ERR_COUNT));
 	/* calls for intracommunicators only */
-	CHECK(check_class(MPI_Scan(&x, &y, 1, MPI_INT, MPI_SUM, inter), MPI_ERR_COMM));
-	CHECK(check_class(MPI_Exscan(&x, &y, 1, MPI_INT, MPI_SUM, inter), MPI_ERR_COMM));
-	CHECK(check_class(MPI_Win_allocate(8, 1, MPI_INFO_NULL, inter, &base, &win),
+	CHECK(tu_check_class(MPI_Scan(&x, &y, 1, MPI_INT, MPI_SUM, inter), MPI_ERR_COMM));
+	CHECK(tu_check_class(MPI_Exscan(&x, &y, 1, MPI_INT, MPI_SUM, inter), MPI_ERR_COMM));
+	CHECK(tu_check_class(MPI_Win_allocate(8, 1, MPI_INFO_NULL, inter, &base, &win),
 			  MPI_ERR_COMM));
-	CHECK(check_class(MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, inter, &win),
+	CHECK(tu_check_class(MPI_Win_create(NULL, 0, 1, MPI_INFO_NULL, inter, &win),
 			  MPI_ERR_COMM));
-	CHECK(check_class(MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, inter, &base, &win),
+	CHECK(tu_check_class(MPI_Win_allocate_shared(8, 1, MPI_INFO_NULL, inter, &base, &win),
 			  MPI_ERR_COMM));
-	CHECK(check_class(MPI_Win_create_dynamic(MPI_INFO_NULL, inter, &win), MPI_ERR_COMM));
-	CHECK(check_class(MPI_Cart_create(inter, 1, dims, periods, 0, &bad), MPI_ERR_COMM));
-	CHECK(check_class(MPI_Dist_graph_create(inter, 0, NULL, NULL, NULL, MPI_UNWEIGHTED,
+	CHECK(tu_check_class(MPI_Win_create_dynamic(MPI_INFO_NULL, inter, &win), MPI_ERR_COMM));
+	CHECK(tu_check_class(MPI_Cart_create(inter, 1, dims, periods, 0, &bad), MPI_ERR_COMM));
+	CHECK(tu_check_class(MPI_Dist_graph_create(inter, 0, NULL, NULL, NULL, MPI_UNWEIGHTED,
 					       MPI_INFO_NULL, 0, &bad), MPI_ERR_COMM));
-	CHECK(check_class(MPI_Dist_graph_create_adjacent(inter, 0, NULL, MPI_UNWEIGHTED, 0,
+	CHECK(tu_check_class(MPI_Dist_graph_create_adjacent(inter, 0, NULL, MPI_UNWEIGHTED, 0,
 							 NULL, MPI_UNWEIGHTED,
 							 MPI_INFO_NULL, 0, &bad),
 			  MPI_ERR_COMM));
-	CHECK(check_class(MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+	CHECK(tu_check_class(MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
 					      &bad), MPI_ERR_COMM));
-	CHECK(check_class(MPI_Comm_split_type(inter, MPI_COMM_TYPE_HW_UNGUIDED, 0,
+	CHECK(tu_check_class(MPI_Comm_split_type(inter, MPI_COMM_TYPE_HW_UNGUIDED, 0,
 					      MPI_INFO_NULL, &bad), MPI_ERR_COMM));
 	CHECK_MPI(MPI_Comm_group(inter, &g));
-	CHECK(check_class(MPI_Comm_create_group(inter, g, 0, &bad), MPI_ERR_COMM));
+	CHECK(tu_check_class(MPI_Comm_create_group(inter, g, 0, &bad), MPI_ERR_COMM));
 	MPI_Group_free(&g);
 	CHECK_MPI(MPI_Topo_test(inter, &n));
 	CHECK(n == MPI_UNDEFINED);

@@ -32,6 +32,19 @@ static inline void tu_init(int *argc, char ***argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &tu_rank);
 }
 
+/* Whether rc is of error class want (MPI_SUCCESS: rc is); says so if not. */
+static inline int tu_check_class(int rc, int want)
+{
+	int cls = -1;
+
+	if (rc == MPI_SUCCESS)
+		return want == MPI_SUCCESS;
+	MPI_Error_class(rc, &cls);
+	if (cls != want)
+		fprintf(stderr, "rank %d: class %d, want %d\n", tu_rank, cls, want);
+	return cls == want;
+}
+
 static inline void tu_sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
