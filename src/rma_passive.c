@@ -319,12 +319,18 @@ win_lock_general(int lock_type, int rank, int assert, MPI_Win win)
 		return win_err(w, "MPI_Win_lock", MPI_ERR_LOCKTYPE, "lock_type",
 			       "%d is neither MPI_LOCK_SHARED nor MPI_LOCK_EXCLUSIVE",
 			       lock_type);
-	if (rank < 0 || rank >= w->size)
+	if ((rank < 0 || rank >= w->size) && rank != MPI_PROC_NULL)
 		return win_err(w, "MPI_Win_lock", MPI_ERR_RANK, "rank",
 			       "%d is not a rank of the window (size %d)", rank, w->size);
 	if (assert & ~MPI_MODE_NOCHECK)
 		return win_err(w, "MPI_Win_lock", MPI_ERR_ASSERT, "assert",
 			       "0x%x: only MPI_MODE_NOCHECK applies to lock", assert);
+	/* MPI_PROC_NULL is a valid target of the communication calls, where
+	 * nothing happens (MPI 3.1, section 11.3): a program may bracket them
+	 * with a lock of it, which is no lock, as its unlock and flush are
+	 * nothing */
+	if (rank == MPI_PROC_NULL)
+		return MPI_SUCCESS;
 	if (w->no_locks)
 		return win_err(w, "MPI_Win_lock", MPI_ERR_RMA_SYNC, "win",
 			       "was created with the info no_locks=true");
@@ -370,6 +376,8 @@ static __attribute__((noinline)) int win_unlock_general(int rank, MPI_Win win)
 	runtime_check("MPI_Win_unlock");
 	if (!(w = win_arg("MPI_Win_unlock", win, &rc)))
 		return rc;
+	if (rank == MPI_PROC_NULL)	/* as in MPI_Win_lock */
+		return MPI_SUCCESS;
 	if (rank < 0 || rank >= w->size)
 		return win_err(w, "MPI_Win_unlock", MPI_ERR_RANK, "rank",
 			       "%d is not a rank of the window (size %d)", rank, w->size);
@@ -508,6 +516,8 @@ static int win_flush(const char *call, MPI_Win win, int rank)
 	runtime_check(call);
 	if (!(w = win_arg(call, win, &rc)))
 		return rc;
+	if (rank == MPI_PROC_NULL)	/* as in MPI_Win_lock */
+		return MPI_SUCCESS;
 	if (rank != FLUSH_ALL && (rank < 0 || rank >= w->size))
 		return win_err(w, call, MPI_ERR_RANK, "rank",
 			       "%d is not a rank of the window (size %d)", rank, w->size);
