@@ -87,10 +87,11 @@ def shm(ranks, only=None):
 
 
 def scale_runs(lock_ranks, acc_ranks):
-    """bench_scale: the lock+put+unlock rings (8 B), accumulate+flush of 1 and 8 doubles"""
+    """bench_scale: the lock+put+unlock rings and lock_all (8 B), accumulate+flush of 1 and
+    8 doubles"""
     cpus = os.cpu_count() or 1
     runs = []
-    for ops, sizes, counts in (('lock_excl,lock_shared', '8', lock_ranks),
+    for ops, sizes, counts in (('lock_excl,lock_shared,lock_all', '8', lock_ranks),
                                ('acc_one,acc_ring', '8,64', acc_ranks)):
         for n in counts:
             if n > 8 * cpus:
@@ -765,6 +766,8 @@ def check_scaling(results, lines):
 
     flat('lock_ring exclusive flat over ranks', 'lock_ring', 'lock_excl', 8)
     flat('lock_ring shared over ranks', 'lock_ring', 'lock_shared', 8, mark=False)
+    flat('lock_all+put+unlock_all over ranks (a lock per target)', 'lock_all_one', 'lock_all',
+         8, mark=False)
     for bench, mark in (('acc_one', True), ('acc_ring', False)):
         for count in (1, 8):
             flat('%s %d double%s+flush %sover ranks' % (bench, count, 's' if count > 1 else '',

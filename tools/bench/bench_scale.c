@@ -2,7 +2,8 @@
  * bench_scale: passive-target latency as ranks are added, any number of
  * ranks from two (more ranks than CPUs is a case of interest).
  *
- *   bench_scale [--ops lock_excl,lock_shared,acc_one,acc_ring] [--flavors F,..] [--sizes 8]
+ *   bench_scale [--ops lock_excl,lock_shared,lock_all,acc_one,acc_ring] [--flavors F,..]
+ *               [--sizes 8]
  *               [--csv|--json] [--list] [--min-time MS] [--samples N] [--skip N]
  *
  * lock_excl, lock_shared: every rank r at once runs MPI_Win_lock (exclusive,
@@ -11,14 +12,19 @@
  * for another: a library whose locks concern their target alone runs as fast
  * at 64 ranks as at 2.
  *
+ * lock_all: rank 0 runs MPI_Win_lock_all + MPI_Put of `size` bytes to rank
+ * 1 + MPI_Win_unlock_all while every other rank waits in MPI_Barrier: what
+ * a lock_all costs as the window grows (a library that locks every target
+ * pays per rank).
+ *
  * acc_one: inside one MPI_Win_lock_all epoch, rank 0 runs MPI_Accumulate
  * (MPI_SUM on `size` bytes of MPI_DOUBLE) + MPI_Win_flush on rank 1, the
  * OSU pattern, while every other rank waits in MPI_Barrier.  acc_ring: the
  * same, every rank r at once to rank (r + 1) mod n.  Sizes that are not a
  * multiple of a double make no acc point.
  *
- * One record per point, in nanoseconds per operation.  acc_one: rank 0's
- * latency.  The ring patterns time every rank at once, from the first
+ * One record per point, in nanoseconds per operation.  lock_all, acc_one:
+ * rank 0's latency.  The ring patterns time every rank at once, from the first
  * rank's start to the last rank's end (bench_now, one clock for the whole
  * node), and report that span per iteration times min(ranks, online CPUs)
  * / ranks: the CPU time one operation costs.  With no more ranks than CPUs
@@ -29,8 +35,10 @@
 
 #include <unistd.h>
 
-static const char *const ops_names[] = { "lock_excl", "lock_shared", "acc_one", "acc_ring" };
-enum { OP_LOCK_EXCL, OP_LOCK_SHARED, OP_ACC_ONE, OP_ACC_RING, OP_COUNT };
+static const char *const ops_names[] = {
+	"lock_excl", "lock_shared", "lock_all", "acc_one", "acc_ring",
+};
+enum { OP_LOCK_EXCL, OP_LOCK_SHARED, OP_LOCK_ALL, OP_ACC_ONE, OP_ACC_RING, OP_COUNT };
 
 typedef struct scale {
 	const bench_t *b;
@@ -86,6 +94,24 @@ static void acc_flush_loop(const scale_t *k, int target, long n)
 	}
 }
 
+static double lock_all_kernel(void *arg, long n)
+{
+	const scale_t *k = arg;
+	double t0, t = 0;
+
+	if (k->b->rank == 0) {
+		t0 = MPI_Wtime();
+		for (long i = 0; i < n; i++) {
+			MPI_Win_lock_all(0, k->w->win);
+			MPI_Put(k->src, k->count, MPI_CHAR, 1, 0, k->count, MPI_CHAR, k->w->win);
+			MPI_Win_unlock_all(k->w->win);
+		}
+		t = MPI_Wtime() - t0;
+	}
+	MPI_Barrier(k->b->comm);
+	return t;
+}
+
 static double acc_one_kernel(void *arg, long n)
 {
 	const scale_t *k = arg;
@@ -116,7 +142,7 @@ static double acc_ring_kernel(void *arg, long n)
 }
 
 static bench_kernel_fn *const kernels[OP_COUNT] = {
-	lock_ring_kernel, lock_ring_kernel, acc_one_kernel, acc_ring_kernel,
+	lock_ring_kernel, lock_ring_kernel, lock_all_kernel, acc_one_kernel, acc_ring_kernel,
 };
 
 /* does (op, size) make a point?  an accumulate moves whole doubles */
@@ -132,7 +158,7 @@ static double ops_per_iter(const bench_t *b, int op)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (op == OP_ACC_ONE)
+	if (op == OP_ACC_ONE || op == OP_LOCK_ALL)
 		return 1.0;
 	if (cpus < 1 || cpus > b->size)
 		cpus = b->size;
@@ -142,15 +168,18 @@ static double ops_per_iter(const bench_t *b, int op)
 /* the fields of a point's record that do not depend on the measurement */
 static bench_rec_t point_rec(int op, int flavor, long size, const char *note)
 {
-	int lock = op == OP_LOCK_EXCL || op == OP_LOCK_SHARED;
+	int lock = op == OP_LOCK_EXCL || op == OP_LOCK_SHARED || op == OP_LOCK_ALL;
 	static const char *const bench_names[OP_COUNT] = {
-		"lock_ring", "lock_ring", "acc_one", "acc_ring",
+		"lock_ring", "lock_ring", "lock_all_one", "acc_one", "acc_ring",
+	};
+	static const char *const syncs[OP_COUNT] = {
+		"lock_excl", "lock_shared", "lock_all", "flush", "flush",
 	};
 
 	return (bench_rec_t){
 		.bench = bench_names[op], .op = lock ? "put" : "acc",
 		.type = lock ? "char" : "double",
-		.sync = op == OP_LOCK_EXCL ? "lock_excl" : op == OP_LOCK_SHARED ? "lock_shared" : "flush",
+		.sync = syncs[op],
 		.flavor = bench_flavor_names[flavor], .bytes = size, .unit = "ns",
 		.status = "unsupported", .note = note,
 	};
@@ -166,7 +195,8 @@ static void fill_ones(char *buf, long bytes)
 int main(int argc, char **argv)
 {
 	static const char *const defaults[] = {
-		"ops=lock_excl,lock_shared,acc_one,acc_ring", "flavors=allocate", "sizes=8", NULL,
+		"ops=lock_excl,lock_shared,lock_all,acc_one,acc_ring", "flavors=allocate",
+		"sizes=8", NULL,
 	};
 	bench_list_t ops;
 	bench_t b;
@@ -176,14 +206,14 @@ int main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	if (bench_init(&b, argc, argv, BENCH_OPT_OPS | BENCH_OPT_FLAVORS | BENCH_OPT_SIZES,
 		       defaults, 0,
-		       " [--ops lock_excl,lock_shared,acc_one,acc_ring] [--flavors F,..]"
+		       " [--ops lock_excl,lock_shared,lock_all,acc_one,acc_ring] [--flavors F,..]"
 		       " [--sizes LIST]") < 0) {
 		MPI_Finalize();
 		return 2;
 	}
 	if (bench_list_names(&ops, b.ops, ops_names, OP_COUNT) < 0) {
 		if (b.rank == 0)
-			fprintf(stderr, "%s: --ops takes lock_excl,lock_shared,acc_one,acc_ring\n",
+			fprintf(stderr, "%s: --ops takes lock_excl,lock_shared,lock_all,acc_one,acc_ring\n",
 				b.prog);
 		MPI_Finalize();
 		return 2;
