@@ -250,8 +250,9 @@ fuzz: deps
 	$(Q)$(SHMRUN) -n 8 --timeout $$(($(FUZZ_SECONDS) + 120)) \
 		$(BUILD)/tests/progs/fuzz_mpi $(FUZZ_SEED) $(FUZZ_SECONDS)
 
-# make stress   the stress test (tests/progs/stress.c) for STRESS_SECONDS (120)
-#               at 8 ranks, 16 ranks and 8 ranks under strong progress;
+# make stress   the stress test (tests/progs/stress.c), then the randomized
+#               lock test (tests/progs/lock_random.c), each for STRESS_SECONDS
+#               (120) at 8 ranks, 16 ranks and 8 ranks under strong progress;
 #               STRESS_SEED=n replays a seed
 STRESS_SECONDS ?= 120
 STRESS_SEED ?=
@@ -262,11 +263,12 @@ endif
 
 stress: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)for run in "8 weak" "16 weak" "8 strong"; do set -- $$run; \
-		echo "stress: -n $$1 --progress=$$2 for $(STRESS_SECONDS) s, seed $(STRESS_SEED)"; \
+	$(Q)for prog in stress lock_random; do \
+	for run in "8 weak" "16 weak" "8 strong"; do set -- $$run; \
+		echo "$$prog: -n $$1 --progress=$$2 for $(STRESS_SECONDS) s, seed $(STRESS_SEED)"; \
 		$(SHMRUN) -n $$1 --progress=$$2 --timeout $$(($(STRESS_SECONDS) + 120)) \
-			$(BUILD)/tests/progs/stress $(STRESS_SEED) $(STRESS_SECONDS) || exit 1; \
-	done
+			$(BUILD)/tests/progs/$$prog $(STRESS_SEED) $(STRESS_SECONDS) || exit 1; \
+	done; done
 # ---- end of issue 11 block -------------------------------------------------
 
 -include $(shell find $(OBJDIR) $(BUILD)/tests $(BUILD)/examples -name '*.d' 2>/dev/null)

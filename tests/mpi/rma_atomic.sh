@@ -1,4 +1,5 @@
-# Accumulate atomicity under contention at 2, 3 and 8 ranks
+# Accumulate atomicity under contention at 2, 3 and 8 ranks, under weak
+# and strong progress
 # (tests/progs/rma_atomic.c): every fetched value accounted for
 # (Fetch_and_op, Get_accumulate, Compare_and_swap on int, long, double),
 # MAXLOC/MINLOC on pair types, mixed ops on one element form one history,
@@ -10,7 +11,7 @@
 # Each test on its own job, so one failure does not hide the others.
 tests="fetch_and_op accumulate bulk gate compare_and_swap loc widths ordering types mixed derived char zero"
 bad=
-for mode in weak; do
+for mode in weak strong; do
 	for n in 2 3 8; do
 		for t in $tests; do
 			run_case "$t/$n/$mode" "ok $t" -- -n $n --progress=$mode \

@@ -1,4 +1,5 @@
-# Window flavours and queries at 2, 3 and 8 ranks (tests/progs/rma_win.c):
+# Window flavours and queries at 2, 3 and 8 ranks, under weak and strong
+# progress (tests/progs/rma_win.c):
 # attributes, group, info keys, names, keyvals, shared_query, alignment,
 # each target's disp_unit, windows over the same memory, dynamic windows.
 . "$SHMPI_TOP/tests/lib.sh"
@@ -6,7 +7,7 @@
 # Each test on its own job, so one failure does not hide the others.
 tests="attributes group info names keyvals shared_query alignment disp_unit overlap dynamic"
 bad=
-for mode in weak; do
+for mode in weak strong; do
 	for n in 2 3 8; do
 		for t in $tests; do
 			run_case "$t/$n/$mode" "ok $t" -- -n $n --progress=$mode \

@@ -61,15 +61,6 @@ struct fz {
 	int selftest;
 };
 
-static inline uint64_t fz_splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
 /* A number in [0, bound). */
 static inline uint32_t fz_pick(struct fz *f, uint32_t bound)
 {
@@ -81,7 +72,7 @@ static inline uint32_t fz_pick(struct fz *f, uint32_t bound)
 			v = v << 8 | f->in[f->in_pos++];
 	} else {
 		/* past the input's end: the generator, seeded from the input */
-		v = fz_splitmix(&f->rng);
+		v = tu_splitmix(&f->rng);
 	}
 	return bound ? (uint32_t)(v % bound) : 0;
 }

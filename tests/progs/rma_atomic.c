@@ -585,10 +585,7 @@ static void test_loc(void)
 /* splitmix64: operands that make every value of the chain distinct */
 static uint64_t mix64(uint64_t x)
 {
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
+	return tu_splitmix(&x);
 }
 
 /* The rounds in which a rank toggles its bit of the second element. */

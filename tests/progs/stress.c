@@ -85,11 +85,7 @@ static long counts[K_NKINDS + 2];	/* + p2p messages, + phases */
 
 static uint32_t pick(uint32_t bound)
 {
-	uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return (uint32_t)((z ^ (z >> 31)) % bound);
+	return (uint32_t)(tu_splitmix(&rng) % bound);
 }
 
 static elem_t apply(int acc, elem_t old, elem_t v)

@@ -7,6 +7,7 @@
 #define TESTUTIL_H
 
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,17 @@ static inline void tu_sleep_ms(int ms)
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
 
 	nanosleep(&ts, NULL);
+}
+
+/* The next number of the splitmix64 sequence whose state is *s: what the
+ * randomized tests draw their programs from, so that a seed replays. */
+static inline uint64_t tu_splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
 }
 
 /* The byte at offset i of the message that rank `from` sends in round r. */
