@@ -1,5 +1,6 @@
 /*
- * Seed 000's rationale on progress, both readings: rank 0 exposes a window
+ * The MPI standard's rationale on RMA progress (MPI 3.1, section 11.7.3),
+ * both readings: rank 0 exposes a window
  * of ordinary (malloc) memory and then computes for a while without calling
  * MPI; rank 1 meanwhile locks rank 0's window, puts a value and unlocks.
  *

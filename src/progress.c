@@ -9,7 +9,7 @@
  *    answers CTS naming its receive, and the sender's engine pushes DATA
  *    chunks as room frees up.  Data therefore moves only while the sender's
  *    engine runs: a buffered message sits in the sender's attach buffer
- *    until then (seed 002's progress chunk).
+ *    until then (a progress chunk, MPI 4.1 section 2.9).
  * Headers leave in the order the sends started (non-overtaking per pair);
  * DATA and control packets (CTS, ACK) need no order.  A receiver drains its
  * rings completely on every pass: an unmatched EAGER message is copied to

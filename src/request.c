@@ -4,7 +4,7 @@
  * MPI_Cancel, MPI_Start(all), and the status queries.
  *
  * The wait forms block in the progress engine; the test forms (and
- * MPI_Request_get_status) run one pass of it: they are seed 002's test
+ * MPI_Request_get_status) run one pass of it: they are the test
  * procedures, which must make progress when called repeatedly.
  */
 #include <stdlib.h>

@@ -327,7 +327,7 @@ API(int, Win_wait, (MPI_Win win))
 	return MPI_SUCCESS;
 }
 
-/* A test procedure (seed 002): it drives the engine each time it is called. */
+/* A test procedure (MPI 4.1, section 2.9): it drives the engine each time it is called. */
 API(int, Win_test, (MPI_Win win, int *flag))
 {
 	struct wait_wait c;

@@ -1,5 +1,5 @@
 /*
- * RMA on private memory (seed 003): windows whose memory at a target the
+ * RMA on private memory (passive target over messages): windows whose memory at a target the
  * other processes cannot map (MPI_Win_create on stack or malloc memory).
  * Operations travel as packets through the channels and the target's
  * progress engine performs them, one at a time.
@@ -16,7 +16,7 @@
  * that the origin polls.  A lone short operation at unlock travels with
  * the lock request itself (the single-operation optimization).
  *
- * Target side (rma_pkt_target.c): the lock table of seed 003 per window
+ * Target side (rma_pkt_target.c): a lock table per window
  * (the current lock, the count of shared holders and a queue of requests
  * not yet granted), and the handlers that apply operations to the memory.
  *

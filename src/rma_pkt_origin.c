@@ -514,7 +514,7 @@ static void pt_issue(struct pkt_target *pt, int lock, int unlock)
 		list_move(&pt->outbox, &pt->queue);
 	} else if (unlock && pt->queue.n == 1 && last->kind != RMA_UNLOCKREQ &&
 		   op_fits_one(last)) {
-		/* seed 003: a lone short operation travels with the lock request */
+		/* a lone short operation travels with the lock request */
 		last->lock = (uint8_t)lock;
 		pw->stats.single_ops++;
 		list_move(&pt->outbox, &pt->queue);

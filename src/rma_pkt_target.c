@@ -1,6 +1,6 @@
 /*
  * RMA on private memory, the target's side (see rma_pkt.h): the lock table
- * of seed 003 and the handlers that apply operations to this rank's window
+ * and the handlers that apply operations to this rank's window
  * memory.  They run in this rank's progress engine, under its lock, so the
  * operations of all origins are applied one at a time: that is what makes
  * accumulates atomic here (plain kernels will do).
@@ -331,7 +331,7 @@ static void on_op(int src, const struct pkt *pkt, const void *payload, uint32_t 
 	if (len < sizeof(*h))
 		corrupt(src, "truncated");
 	if (h->lock != RMA_LOCK_NONE) {
-		/* seed 003's single operation: it comes with its lock request */
+		/* a lone short operation: it comes with its lock request */
 		if (h->lock != RMA_LOCK_SHARED && h->lock != RMA_LOCK_EXCLUSIVE)
 			corrupt(src, "bad lock type");
 		if (!lt_admits(t, h->lock)) {

@@ -1,4 +1,4 @@
-# The seeds' scenarios under weak and strong progress, each with its
+# The standard's progress scenarios under weak and strong progress, each with its
 # expected outcome, several times: the completing ones must complete every
 # time, the deadlocking ones must deadlock every time and the stalling one
 # stall every time, each ended by shmrun's watchdog (exit status 123, with
@@ -50,7 +50,7 @@ for i in 1 2 3; do
 		-n 2 --progress=strong --timeout 60 "$EX/ack_in_rank0" 64 0.1
 	expect_match "AckInRank0 strong output" "$(cat "$TMP/out")" "MPI_Buffer_detach returned"
 done
-# seed 000's rationale on passive target (passive_compute): the unlock to a
+# the standard's rationale on passive target (MPI 3.1, section 11.7.3; passive_compute): the unlock to a
 # computing target returns once it is back in MPI (weak), or while it still
 # computes (strong); either way the put lands
 for mode in weak strong; do

@@ -34,7 +34,7 @@ unset TU_PRIVATE
 
 # what only private memory has (tests/progs/rma_private.c): the path taken,
 # the lock table, grant order, the single-operation optimization, no_locks,
-# large derived transfers, and seed 000's two readings of progress
+# large derived transfers, and the standard's two readings of progress (MPI 3.1, section 11.7.3)
 for cfg in "weak 2 all" "weak 8 all" "strong 3 all" "weak 3 table" "strong 3 table" \
 	   "weak 5 order" "weak 2 weak" "strong 2 strong"; do
 	set -- $cfg

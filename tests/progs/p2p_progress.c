@@ -1,6 +1,6 @@
 /*
  * Weak progress inside MPI: data moves whenever the sender is in any MPI
- * call, blocked or testing (seed 002: blocked procedures and repeatedly
+ * call, blocked or testing (MPI 4.1, section 2.9: blocked procedures and repeatedly
  * called test procedures guarantee progress).  Two ranks; large messages,
  * so the data needs the sender's engine chunk by chunk.
  *   p2p_progress [test]

@@ -14,7 +14,7 @@
  * zero count or zero size, and long accumulates racing with short ones.
  *
  * Mixing different ops on one element goes beyond the standard's default
- * accumulate_ops hint (same_op_no_op); shmpi promises it (issue 5).
+ * accumulate_ops hint (same_op_no_op); shmpi promises it (README, "What is implemented").
  *
  *   rma_atomic [test]
  */

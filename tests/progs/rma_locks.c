@@ -3,7 +3,7 @@
  * an exclusive lock keeps every other access epoch away from that target,
  * shared locks and lock_all admit each other, a writer queued behind a
  * stream of readers gets in and so does a reader behind a stream of
- * writers (issue 5: first come, first served), locks on different targets
+ * writers (first come, first served), locks on different targets
  * are independent, waiters that sleep are woken, and MPI_MODE_NOCHECK
  * does not change results.
  *

@@ -1,5 +1,5 @@
 /*
- * Active-target ordering as the MPI standard (seed 004) states it:
+ * Active-target ordering as the MPI standard (MPI 3.1, section 11.5) states it:
  * - PSCW: local stores a target makes before MPI_Win_post are what the
  *   origins' gets in the matching epoch read; the origins' puts are what
  *   the target loads after MPI_Win_wait (or after MPI_Win_test says so);

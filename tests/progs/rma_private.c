@@ -4,7 +4,7 @@
  * with TU_PRIVATE=1):
  *   memory    which path a window takes (info shmpi_memory), stack memory,
  *             MPI_Win_shared_query on it, mixed windows
- *   table     the lock table of seed 003, every (incoming, existing) pair:
+ *   table     the target's lock table, every (incoming, existing) pair:
  *             a holder keeps a lock on rank 0 while a requester asks for
  *             another; granted requests finish while the lock is held,
  *             queued ones only after it is released (3 ranks)
@@ -472,8 +472,9 @@ static void test_large(void)
 }
 
 /*
- * Seed 000's rationale: rank 0 computes outside MPI for `ms`; rank 1 locks,
- * puts and unlocks meanwhile.  Weak progress: the unlock returns only after
+ * The standard's rationale on RMA progress (MPI 3.1, section 11.7.3):
+ * rank 0 computes outside MPI for `ms`; rank 1 locks, puts and unlocks
+ * meanwhile.  Weak progress: the unlock returns only after
  * rank 0 calls MPI again; strong: it returns while rank 0 still computes.
  * Both sides read the same clock (MPI_Wtime is global on one node).
  */
