@@ -68,12 +68,13 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 		"for the last moment MPI allows, unordered ones are reordered, puts "
 		"split, lock grants shuffled, MPI_Win_start returns before the posts" },
 	[SHM_KNOB_MEMBARRIER] = {
-		"SHMPI_MEMBARRIER", SHM_KNOB_BOOL, "1", NULL, 1,
+		"SHMPI_MEMBARRIER", SHM_KNOB_BOOL, "0", NULL, 1,
 		SHM_KNOB_RANKS, SHM_KNOB_BEFORE_INIT,
 		"1: where the kernel has membarrier(2), ranks wake each other "
 		"without a fence (a rank that goes to sleep pays with the system "
-		"call, unless ranks outnumber CPUs or a progress thread runs); 0: "
-		"both sides fence" },
+		"call, unless ranks outnumber CPUs or a progress thread runs), "
+		"which interrupts every CPU that runs a process registered for it, "
+		"other jobs' ranks included; 0: both sides fence" },
 	[SHM_KNOB_YIELDS] = {
 		"SHMPI_YIELDS", SHM_KNOB_UINT, "16", NULL, KNOB_SPINS_MAX,
 		SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,

@@ -192,11 +192,12 @@ static int runtime_oversubscribed(int nranks)
 }
 
 /*
- * Asymmetric fences (shm/membarrier.h), unless SHMPI_MEMBARRIER=0 or the
- * kernel lacks them: registered, this rank may ring doorbells and pass the
- * accumulate gate without a fence.  Unless it sleeps often, it also lets its
- * ringers skip theirs, and pays at its every sleep instead, with a system
- * call that interrupts the other CPUs.  It sleeps often when the ranks
+ * Asymmetric fences (shm/membarrier.h), with SHMPI_MEMBARRIER=1 where the
+ * kernel has them (the default is 0: the system call interrupts every CPU
+ * that runs a registered process, other jobs' ranks too, which costs them
+ * more than the fences save; README, "Performance"): registered, this rank
+ * may ring doorbells without a fence.  Unless it sleeps often, it also lets
+ * its ringers skip theirs, and pays at its every sleep instead.  It sleeps often when the ranks
  * outnumber the CPUs, and with a progress thread, which sleeps whenever it
  * has nothing to do.  Decided once, before the thread starts and before
  * this rank first sleeps; a peer that rings it earlier sees the flag clear

@@ -259,7 +259,8 @@ static void test_accumulate(void)
 
 /*
  * Long accumulates (thousands of elements, which shmpi applies with plain
- * kernels behind a gate) racing with one-element ones on the same elements:
+ * vectorised kernels under the target's stripe locks) racing with
+ * one-element ones on the same elements:
  * element 0 of g takes +1 from every rank's long Get_accumulate and from
  * its Fetch_and_op, and the old values fetched there are first..first+N-1;
  * the final sums of every element count every operation, for long long
@@ -348,15 +349,14 @@ static void test_bulk(void)
 }
 
 /*
- * The gate changing modes under contention (rma_atomic.c): every rank
- * alternates a run of one-element Fetch_and_op, longer than the 512 fenced
- * ones after which an origin takes the fences out again, with one long
- * Get_accumulate, which puts them back; all on the elements of rank 0, with
- * runs of different lengths so that the changes of one rank meet the
- * accumulates of the others.  Every value fetched from element 0 is
+ * Short and long accumulates in alternation under contention: every rank
+ * alternates a run of one-element Fetch_and_op with one long
+ * Get_accumulate, all on the elements of rank 0, with runs of different
+ * lengths so that the long accumulates of one rank meet the short ones of
+ * the others at every point of their runs.  Every value fetched from element 0 is
  * first..first+N-1 exactly once, and every element counts every operation.
  */
-static void test_gate(void)
+static void test_alternating(void)
 {
 	enum { NB = 1024, RUN = 700, ROUNDS = 48 };
 	const long long first = 1000, one = 1;
@@ -389,7 +389,7 @@ static void test_gate(void)
 		olds[n++] = gold[0];
 	}
 	CHECK_MPI(MPI_Win_unlock_all(win));
-	check_permutation(olds, n, first, "gate modes: fetch_and_op + long get_accumulate");
+	check_permutation(olds, n, first, "alternating: fetch_and_op + long get_accumulate");
 	rounds = counts_of(r, counts);
 	counts_of(n, counts);
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
@@ -1282,7 +1282,7 @@ int main(int argc, char **argv)
 	TU_RUN("fetch_and_op", test_fetch_and_op);
 	TU_RUN("accumulate", test_accumulate);
 	TU_RUN("bulk", test_bulk);
-	TU_RUN("gate", test_gate);
+	TU_RUN("alternating", test_alternating);
 	TU_RUN("compare_and_swap", test_compare_and_swap);
 	TU_RUN("loc", test_loc);
 	TU_RUN("widths", test_widths);
