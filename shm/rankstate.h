@@ -101,6 +101,8 @@ enum shm_rank_blocker {
 	SHM_BLOCK_EXCLUSIVE,		/* holds the lock exclusively */
 	SHM_BLOCK_SHARED,		/* is the first of the shared holders */
 	SHM_BLOCK_QUEUED,		/* waits for the lock too, ahead of it */
+	SHM_BLOCK_AHEAD,		/* (nobody named: count requests are ahead
+					 * of it, holding or waiting) */
 };
 
 #define SHM_BLOCKER(how, count) ((uint32_t)(how) << 24 | ((count) & 0xffffffu))

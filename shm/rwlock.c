@@ -46,9 +46,9 @@ void shm_rwlock_node_init(struct shm_rwlock_node *n)
  * carried into its guard bit: take the guard back (only this change set it:
  * the next carry is 2^31 changes away).  Readers of the word mask it off.
  */
-void shm_pair_wrapped_(shm_atomic_u64 *word, unsigned half, uint64_t prev)
+void shm_pair_wrapped_(shm_atomic_u64 *word, uint64_t prev)
 {
-	uint64_t guard = 1ull << (half ? 63 : 31);
+	uint64_t guard = 1ull << 31;
 
 	if (prev & guard)
 		lock_corrupt("counter: guard bit already set");
@@ -144,7 +144,9 @@ int shm_rwlock_enlist(struct shm_rwlock *l, const struct shm_rwlock_nodes *nodes
 	struct shm_rwlock_node *n = shm_rwlock_node(nodes, id);
 	uint32_t first;
 
-	if (atomic_load_explicit(&n->listed, memory_order_acquire))
+	/* relaxed: only this rank lists its node, and delist (or granted's
+	 * release, which delist's acquire saw) took it off */
+	if (atomic_load_explicit(&n->listed, memory_order_relaxed))
 		lock_corrupt("waiter list: node listed twice");
 	first = list_lock(l);
 	nset(&n->next, first);
@@ -194,6 +196,22 @@ unsigned shm_rwlock_list(struct shm_rwlock *l, const struct shm_rwlock_nodes *no
 	     cur = nget(&shm_rwlock_node(nodes, cur - 1)->next))
 		ids[count++] = cur - 1;
 	list_unlock(l, first);
+	return count;
+}
+
+unsigned shm_rwlock_peek(const struct shm_rwlock *l, const struct shm_rwlock_nodes *nodes,
+			 uint32_t *ids, unsigned max)
+{
+	/* relaxed, every load: a look for diagnosis that takes no lock (it
+	 * must not delay an unlocker); the list may change under it, so it
+	 * stops after max nodes, and an id it copies may be stale */
+	uint32_t cur = atomic_load_explicit(&l->waiters, memory_order_relaxed) & ~LIST_BUSY;
+	unsigned count = 0;
+
+	for (; cur != 0 && count < max;
+	     cur = atomic_load_explicit(&shm_rwlock_node(nodes, cur - 1)->next,
+					memory_order_relaxed))
+		ids[count++] = cur - 1;
 	return count;
 }
 

@@ -104,21 +104,21 @@ void shm_rwlock_init(struct shm_rwlock *l);
 /* Lay out a node that is on no list. */
 void shm_rwlock_node_init(struct shm_rwlock_node *n);
 
-/* Shared tickets: take one, and whether it is granted (begin + ready,
- * inline for the hot path); then leave. */
-void shm_pair_wrapped_(shm_atomic_u64 *word, unsigned half, uint64_t prev);
+/* The rest of this header is the hot path inline: tickets taken, asked
+ * after and given back in a few instructions. */
+void shm_pair_wrapped_(shm_atomic_u64 *word, uint64_t prev);
 
-/* One arrival or departure in half `half` (0: low, 1: high) of a word of
- * two counters, or in both (`both`); returns the word as it was. */
+/* Add `add` to a word of two counters (1: the low one, 1 << 32: the high
+ * one, both: one each); returns the word as it was.  A high count's carry
+ * leaves the word; a low one's, into the guard bit, is taken back. */
 static inline uint64_t shm_pair_add_(shm_atomic_u64 *word, uint64_t add,
 				     memory_order mo)
 {
 	uint64_t prev = atomic_fetch_add_explicit(word, add, mo);
 
-	/* a low count that wrapped carried into its guard bit: take it back */
 	if (__builtin_expect(((uint32_t)prev & 0x7fffffffu) == 0x7fffffffu &&
 			     (add & 0xffffffffu), 0))
-		shm_pair_wrapped_(word, 0, prev);
+		shm_pair_wrapped_(word, prev);
 	return prev;
 }
 
@@ -216,9 +216,14 @@ static inline struct shm_rwlock_node *shm_rwlock_node(const struct shm_rwlock_no
 	return (struct shm_rwlock_node *)(void *)(n->base + (size_t)id * n->stride);
 }
 
-/* The ids on the list, first first, at most max, without changing it
- * (diagnosis: who waits ahead of whom); returns how many were copied. */
+/* The ids on the list, first first, at most max; returns how many were
+ * copied.  list: a consistent copy, under the list's spin lock.  peek:
+ * without taking or changing anything, for diagnosis, which must not delay
+ * an unlocker; the list may change under it (ids stay below the node
+ * count, but may be stale or from another lock's list). */
 unsigned shm_rwlock_list(struct shm_rwlock *l, const struct shm_rwlock_nodes *nodes,
+			 uint32_t *ids, unsigned max);
+unsigned shm_rwlock_peek(const struct shm_rwlock *l, const struct shm_rwlock_nodes *nodes,
 			 uint32_t *ids, unsigned max);
 
 /* A snapshot for diagnosis, without locking (see the struct). */

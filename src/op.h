@@ -7,16 +7,10 @@
  * in[i] and inout[i] once and writes inout[i] once, so it serves
  *  - reductions: op_reduce() walks a datatype's reduction runs (struct
  *    dt_rrun) and calls the kernel once per run;
- *  - RMA accumulates with per-element atomicity: for each target element,
- *    load it atomically into a local `old`, copy old to `new`, call the
- *    kernel with n = 1 on (origin element, &new), then compare-and-swap
- *    old -> new and retry from the load if the target changed.  MPI_REPLACE
- *    is an atomic store (or exchange, for get_accumulate), MPI_NO_OP an
- *    atomic load; where the hardware has the fetch-op itself (integer
- *    MPI_SUM, MPI_BAND, MPI_BOR, MPI_BXOR on 1, 2, 4, 8 bytes) op_kind()
- *    tells the caller so it may use it directly.  Types wider than the
- *    widest compare-and-swap (long double and its complex, the long double
- *    pair) take a striped lock around the same kernel call.
+ *  - RMA accumulates (rma_atomic.c): the kernel on a run of target
+ *    elements, called under the target's stripe locks, which make it
+ *    atomic per element; op_kind() tells MPI_REPLACE and MPI_NO_OP apart,
+ *    which are copies rather than kernel calls.
  * in and inout must not overlap.  Signed integer sums and products wrap
  * (two's complement), as MPICH and Open MPI behave.
  */

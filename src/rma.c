@@ -391,7 +391,7 @@ static int rma_acc_fast(struct win *w, const void *origin, void *result, int cou
 	acc.plain = w->locked[target] == WIN_LOCKED_EXCLUSIVE;
 	/* MPI_NO_OP reads only: its origin buffer may be anything */
 	rma_acc_run(&acc, origin ? origin : result, addr, (size_t)count, esize, result,
-		    (uint64_t)(disp * (MPI_Aint)w->t[target].disp_unit));
+		    win_target_key(w, target, disp));
 	return 1;
 }
 
@@ -403,7 +403,7 @@ static inline int rma_acc_one(struct win *w, const void *origin, void *result,
 	char *addr = rma_fast(w, target, disp, 1, type, 1, type, &esize);
 
 	return addr && rma_amo(w, target, addr, type, esize, op, origin, result,
-			       (uint64_t)(disp * (MPI_Aint)w->t[target].disp_unit));
+			       win_target_key(w, target, disp));
 }
 
 static int rma_accumulate(const char *call, const void *origin_addr, int origin_count,
@@ -547,8 +547,7 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 		    (addr = rma_fast(w, target_rank, target_disp, 1, datatype, 1, datatype,
 				     &esize)) &&
 		    rma_cas_run(w, target_rank, esize, compare_addr, origin_addr, addr,
-				result_addr, (uint64_t)(target_disp *
-					(MPI_Aint)w->t[target_rank].disp_unit)) == 0)
+				result_addr, win_target_key(w, target_rank, target_disp)) == 0)
 			return MPI_SUCCESS;
 	}
 	rc = rma_prepare("MPI_Compare_and_swap", win, origin_addr, 1, datatype,

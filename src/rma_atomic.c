@@ -16,7 +16,7 @@
  * depend on how many ranks the window has.  A spin lock is held for the
  * kernel alone, never across a wait: whoever waits for one waits for a
  * bounded piece of work (and gives the CPU away after a few spins, in case
- * its holder shares that CPU).
+ * its holder shares that CPU, then sleeps a little at a time).
  *
  * An origin holding an exclusive lock on the target has no concurrent
  * accumulate to fear and takes no stripe.  Compare-and-swap and the
@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../shm/futex.h"
 #include "datatype.h"
 #include "op.h"
 #include "rma.h"
@@ -61,13 +62,25 @@ int rma_acc_prepare(struct rma_acc *a, const struct op *op, MPI_Datatype basic)
 
 /* ---- the stripe locks ------------------------------------------------------ */
 
-/* Spin, then give the CPU away (the holder may share it). */
-static void stripe_pause(unsigned *i)
+/*
+ * Spin, then give the CPU away (the holder may share it), then sleep a
+ * little at a time.  Nobody wakes a stripe's waiters, so that an unlock
+ * stays one plain store: a holder keeps a stripe for one kernel's run, a
+ * bounded time, so a waiter that sleeps STRIPE_NAP_NS and looks again
+ * loses at most that much, and busy-waits for no one.
+ */
+#define STRIPE_NAP_NS 50000L
+
+static void stripe_pause(shm_atomic_u32 *s, unsigned *i)
 {
-	if (++*i > rt.spins)
+	static const struct timespec nap = { 0, STRIPE_NAP_NS };
+
+	if (++*i <= rt.spins)
+		shm_cpu_relax();
+	else if (*i <= rt.spins + rt.yields)
 		sched_yield();
 	else
-		shm_cpu_relax();
+		(void)shm_futex_wait(s, 1, &nap);	/* returns at once if free */
 }
 
 static __attribute__((noinline)) void stripe_lock_slow(shm_atomic_u32 *s)
@@ -77,7 +90,7 @@ static __attribute__((noinline)) void stripe_lock_slow(shm_atomic_u32 *s)
 	do {
 		/* relaxed: only a hint that the exchange may succeed */
 		while (atomic_load_explicit(s, memory_order_relaxed))
-			stripe_pause(&i);
+			stripe_pause(s, &i);
 		/* acquire: as in stripe_lock */
 	} while (atomic_exchange_explicit(s, 1, memory_order_acquire));
 }

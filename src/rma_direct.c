@@ -67,7 +67,7 @@ static int direct_acc(const char *call, struct rma_args *a, const struct rma_acc
 		char *tgt = a->taddr + a->tdt->rruns[0].disp;
 
 		rma_acc_run(&acc, src, tgt, n, bw, old,
-			    (uint64_t)(a->tdisp * (MPI_Aint)w->t[a->target].disp_unit) +
+			    win_target_key(w, a->target, a->tdisp) +
 			    (uint64_t)(tgt - a->taddr));
 		k = n;
 	}
@@ -75,7 +75,7 @@ static int direct_acc(const char *call, struct rma_args *a, const struct rma_acc
 		for (int r = 0; r < a->tdt->nrruns; r++) {
 			const struct dt_rrun *run = &a->tdt->rruns[r];
 			char *tgt = a->taddr + e * a->tdt->extent + run->disp;
-			uint64_t key = (uint64_t)(a->tdisp * (MPI_Aint)w->t[a->target].disp_unit) +
+			uint64_t key = win_target_key(w, a->target, a->tdisp) +
 				       (uint64_t)(tgt - a->taddr);
 
 			rma_acc_run(&acc, src + k * bw, tgt, (size_t)run->count, bw,
@@ -94,8 +94,7 @@ static int direct_cas(const char *call, struct rma_args *a, const void *compare,
 		      void *result)
 {
 	if (rma_cas_run(a->w, a->target, (size_t)a->odt->size, compare, a->obuf,
-			a->taddr, result, (uint64_t)(a->tdisp *
-				(MPI_Aint)a->w->t[a->target].disp_unit)) < 0)
+			a->taddr, result, win_target_key(a->w, a->target, a->tdisp)) < 0)
 		return win_err(a->w, call, MPI_ERR_RMA_RANGE, "target_disp",
 			       "the element at %ld is not aligned to its size (%ld bytes)",
 			       (long)a->tdisp, (long)a->odt->size);

@@ -9,7 +9,8 @@
  * the shared lock of every target, one after the other in ascending rank
  * order, asking for the next one only once it holds the one before.  That
  * is all: no window-wide word is on the path of any lock, and an exclusive
- * epoch writes nothing but its target's line.
+ * epoch writes nothing but its target's line and this rank's own record
+ * of what it holds (diagnosis).
  *
  * Invariant: a lock request waits only for requests at its own target --
  * the holders whose mode conflicts with it, and the requests that came
@@ -36,7 +37,8 @@
  * that has waiters wakes exactly those it granted.  While it waits, a rank
  * publishes for the watchdog who keeps it waiting, from the lock's records
  * (its holder, the records of who holds what, the waiter list); it looks
- * again at least every LOCK_NAP_MS, so that what it says stays true.
+ * again every LOCK_NAP_MS (its sleeps last that long at most), so that
+ * what it says stays true.
  *
  * That is the direct path, for direct targets and the regions of dynamic
  * windows; targets whose memory is private are locked, unlocked and
@@ -51,7 +53,6 @@
 #include "win.h"
 
 #define LOCK_NAP_MS 200		/* a waiter looks again at least this often */
-#define LOCK_BLAME_EVERY 1024	/* ... and every this many polls */
 
 static inline struct shm_rwlock *target_lock(const struct win *w, int target)
 {
@@ -102,13 +103,13 @@ static inline void held_all_upto(struct win *w, int upto)
 
 /* ---- waiting for a lock --------------------------------------------------- */
 
-/* One lock being acquired: its ticket, and what the watchdog is told. */
+/* One lock being acquired: its ticket, and when the watchdog was last
+ * told who keeps it waiting (0: not yet). */
 struct lock_wait {
 	struct win *w;
 	int target;
-	enum shm_rank_lock kind;
 	struct shm_rwlock_ticket ticket;
-	unsigned polls;
+	uint64_t blamed_ns;
 };
 
 /* Whether rank r's record says it holds target's lock shared. */
@@ -133,7 +134,7 @@ static int earlier_waiter(const struct lock_wait *l, const struct shm_rwlock_sna
 	struct win *w = l->w;
 	struct shm_rwlock *lock = target_lock(w, l->target);
 	uint32_t mine = (l->ticket.pos - s->departed) & 0x7fffffffu, best_at = 0;
-	unsigned n = shm_rwlock_list(lock, &w->lock_nodes, w->wake_ids, (unsigned)w->size);
+	unsigned n = shm_rwlock_peek(lock, &w->lock_nodes, w->wake_ids, (unsigned)w->size);
 	int best = -1;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -157,8 +158,12 @@ static int earlier_waiter(const struct lock_wait *l, const struct shm_rwlock_sna
 /*
  * Publish who keeps l from its lock: the writer inside; else, for a
  * writer, the shared holders (the first and how many, from their records);
- * else the first earlier conflicting waiter.  Only this rank's wait
- * changes: diagnosis, never a decision.
+ * else the first earlier conflicting waiter; else, when the records name
+ * nobody (a rank that holds more locks than its record has room for, or
+ * one between its grant and its record), how many requests are ahead of
+ * this one.  Only when none is ahead does it say it found nobody.  It
+ * reads the lock and the records and changes nothing of them: diagnosis,
+ * never a decision.
  */
 static __attribute__((noinline)) void lock_blame(const struct lock_wait *l)
 {
@@ -182,6 +187,9 @@ static __attribute__((noinline)) void lock_blame(const struct lock_wait *l)
 		how = SHM_BLOCK_QUEUED;
 		count = 1;
 	}
+	if (how == SHM_BLOCK_UNKNOWN &&
+	    (count = (int)((l->ticket.pos - s.departed) & 0x7fffffffu)) > 0)
+		how = SHM_BLOCK_AHEAD;
 	state_lock_blocker(who < 0 ? -1 : comm_world_rank(w->comm, who),
 			   SHM_BLOCKER(how, (uint32_t)count));
 }
@@ -189,11 +197,15 @@ static __attribute__((noinline)) void lock_blame(const struct lock_wait *l)
 static int lock_granted(void *arg)
 {
 	struct lock_wait *l = arg;
+	uint64_t now;
 
 	if (shm_rwlock_ready(target_lock(l->w, l->target), &l->ticket))
 		return 1;
-	if (l->polls++ % LOCK_BLAME_EVERY == 0)
+	now = state_now_ns();
+	if (!l->blamed_ns || now - l->blamed_ns >= LOCK_NAP_MS * 1000000ull) {
 		lock_blame(l);
+		l->blamed_ns = now ? now : 1;
+	}
 	return 0;
 }
 
@@ -204,7 +216,7 @@ static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call
 {
 	static const struct timespec nap = { 0, LOCK_NAP_MS * 1000000L };
 	struct shm_rwlock *lock = target_lock(w, target);
-	struct lock_wait l = { w, target, kind, ticket, 0 };
+	struct lock_wait l = { w, target, ticket, 0 };
 
 	state_block(call, WAIT_WIN_LOCK, comm_world_rank(w->comm, target), (int)kind,
 		    w->comm->ctx);
@@ -264,8 +276,8 @@ void rma_direct_unlock(struct win *w, int target)
 	struct shm_rwlock *lock = target_lock(w, target);
 
 	/* our operations are complete; the departure's seq_cst
-	 * read-modify-write publishes them and fences (MPI_MODE_NOCHECK: the
-	 * fence alone) */
+	 * read-modify-write releases them to the next holder (MPI_MODE_NOCHECK:
+	 * a full fence publishes them) */
 	switch (w->locked[target]) {
 	case WIN_LOCKED_SHARED:
 		held_remove(w, target);
@@ -341,6 +353,10 @@ win_lock_general(int lock_type, int rank, int assert, MPI_Win win)
 	if (assert & MPI_MODE_NOCHECK) {
 		w->locked[rank] = WIN_LOCKED_NOCHECK;
 	} else {
+		/* a lock taken now comes after the lower private ones still to
+		 * take (rma_pkt_origin.c) */
+		if (w->npriv && w->t[rank].path == WIN_PATH_DIRECT)
+			rma_pkt_acquire_below(w, rank, CALL_WIN_LOCK);
 		w->t[rank].ops->lock(w, rank, lock_type);
 		w->locked[rank] = lock_type == MPI_LOCK_SHARED ? WIN_LOCKED_SHARED :
 				  WIN_LOCKED_EXCLUSIVE;
@@ -353,12 +369,13 @@ API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
 {
 	struct win *w = win_get(win);
 
-	/* the common case in a few instructions: a lock of a direct target,
-	 * no epoch open to it, no fence or PSCW epoch, no assertion */
+	/* the common case in a few instructions: a lock of a direct target of
+	 * a window of direct targets, no epoch open to it, no fence or PSCW
+	 * epoch, no assertion */
 	if (rt.phase != RUNTIME_ACTIVE || !w || assert ||
 	    (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE) ||
 	    (unsigned)rank >= (unsigned)w->size || w->locked[rank] || w->lock_all ||
-	    w->no_locks || w->start_group || w->fence_on ||
+	    w->no_locks || w->start_group || w->fence_on || w->npriv ||
 	    w->t[rank].path != WIN_PATH_DIRECT)
 		return win_lock_general(lock_type, rank, assert, win);
 	rma_direct_lock(w, rank, lock_type);
@@ -406,15 +423,22 @@ API(int, Win_unlock, (int rank, MPI_Win win))
 	return MPI_SUCCESS;
 }
 
-/* Take every direct (or dynamic) target's shared lock in ascending order;
- * private targets are locked by their packets (rma_pkt_origin.c). */
+/* Take every direct (or dynamic) target's shared lock in ascending order
+ * (w->lock_all already set).  Private targets are locked by their packets
+ * (rma_pkt_origin.c): when the first flush needs them, in a window of
+ * private targets alone; at once, in their place in the order, in a
+ * window that has direct targets too, so that no direct lock is held
+ * while a lower private one is still to take. */
 static void lock_all_targets(struct win *w)
 {
+	int mixed = w->npriv && w->npriv < w->size && w->flavor != MPI_WIN_FLAVOR_DYNAMIC;
+
 	for (int r = 0; r < w->size; r++) {
-		if (w->t[r].path == WIN_PATH_PRIVATE)
-			continue;
 		held_all_upto(w, r);
-		lock_shared(w, r, CALL_WIN_LOCK_ALL, SHM_RANK_LOCK_ALL);
+		if (w->t[r].path != WIN_PATH_PRIVATE)
+			lock_shared(w, r, CALL_WIN_LOCK_ALL, SHM_RANK_LOCK_ALL);
+		else if (mixed)
+			rma_pkt_acquire(w, r, CALL_WIN_LOCK_ALL);
 	}
 	held_all_upto(w, w->size);
 }
@@ -448,8 +472,8 @@ static __attribute__((noinline)) int win_lock_all_general(int assert, MPI_Win wi
 		w->lock_all = 2;
 		return MPI_SUCCESS;
 	}
-	lock_all_targets(w);
 	w->lock_all = 1;
+	lock_all_targets(w);
 	return MPI_SUCCESS;
 }
 
@@ -461,8 +485,8 @@ API(int, Win_lock_all, (int assert, MPI_Win win))
 	if (rt.phase != RUNTIME_ACTIVE || !w || assert || w->no_locks || w->lock_all ||
 	    w->nlocked || w->start_group || w->fence_on)
 		return win_lock_all_general(assert, win);
-	lock_all_targets(w);
 	w->lock_all = 1;
+	lock_all_targets(w);
 	return MPI_SUCCESS;
 }
 
@@ -479,7 +503,7 @@ static __attribute__((noinline)) int win_unlock_all_general(MPI_Win win)
 			       "MPI_Win_lock_all was not called");
 	if (w->npriv)
 		rma_pkt_unlock_all(w);
-	/* as in rma_direct_unlock: the departures fence, or the fence alone */
+	/* as in rma_direct_unlock: the departures release, or the fence */
 	if (w->lock_all == 1)
 		unlock_all_targets(w);
 	else

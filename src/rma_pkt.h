@@ -100,6 +100,12 @@ void rma_pkt_complete(struct win *w, enum call_id call, const int *ranks, int n)
 void rma_pkt_flush_all(struct win *w, enum call_id call);
 void rma_pkt_unlock_all(struct win *w);
 
+/* Take target's lock now if it is a private target whose epoch is open and
+ * whose lock is not held yet; the same for every target below `below`, in
+ * ascending order (rma_pkt_origin.c says why). */
+void rma_pkt_acquire(struct win *w, int target, enum call_id call);
+void rma_pkt_acquire_below(struct win *w, int below, enum call_id call);
+
 /* Whether this rank has operations queued or outstanding on w. */
 int rma_pkt_busy(const struct win *w);
 

@@ -12,7 +12,9 @@
  * window segment must reach `acks_due`: a synchronization call is over
  * when both hold.  Everything here that the engine's handlers touch
  * (the lists, pending, lock_state) is changed under the engine's lock, since
- * under strong progress the handlers run in the progress thread.
+ * under strong progress the handlers run in the progress thread;
+ * lock_state is read without it only where no grant can be on its way
+ * (rma_pkt_acquire).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -589,26 +591,34 @@ static int pt_flush_locks(struct win *w, int target)
 }
 
 /*
- * Before a flush keeps the lock of target `below`'s upper neighbours: take
- * the locks of the targets below it whose epochs are open and whose locks
- * are not held yet, in ascending order, one at a time.  A lock that the
- * private path keeps past a call is then always taken after every lower
- * one of the same epochs, as MPI_Win_lock_all and nested ascending
- * MPI_Win_lock calls take them on the direct path (rma_passive.c): held
- * locks never wait for lower targets, and such programs never deadlock
- * from locks.  Requests that travel with their unlock need not wait: the
- * target releases them by itself.
+ * Take the locks of the targets below `below` whose epochs are open and
+ * whose locks are not held yet, in ascending order, one at a time: before
+ * a flush keeps a lock past the call, and before a lock is taken at once
+ * (a direct target of the same window, this rank itself, rma_passive.c).
+ * Every lock this rank keeps is then taken after every lower one of its
+ * open epochs, as MPI_Win_lock_all and nested ascending MPI_Win_lock calls
+ * take them on the direct path: held locks never wait for lower targets,
+ * and such programs never deadlock from locks.  The price: such a flush
+ * or lock waits for the lower targets' engines too.  Requests that travel
+ * with their unlock need not wait: the target releases them by itself.
+ * lock_state is read outside the engine's lock: only this thread changes
+ * it from LS_NONE (the engine's grant changes LS_REQUESTED, and nothing of
+ * ours is requested here).
  */
-static void pt_acquire_below(struct win *w, int below, enum call_id call)
+void rma_pkt_acquire_below(struct win *w, int below, enum call_id call)
 {
-	for (int r = 0; r < below; r++) {
-		struct pkt_target *pt = pt_of(w, r);
-		int lock = pt_epoch_lock(w, r);
+	for (int r = 0; r < below; r++)
+		rma_pkt_acquire(w, r, call);
+}
 
-		if (w->t[r].path == WIN_PATH_PRIVATE && lock != RMA_LOCK_NONE &&
-		    pt->lock_state == LS_NONE)
-			pt_acquire(pt, lock, call);
-	}
+void rma_pkt_acquire(struct win *w, int target, enum call_id call)
+{
+	struct pkt_target *pt = pt_of(w, target);
+	int lock = pt_epoch_lock(w, target);
+
+	if (w->t[target].path == WIN_PATH_PRIVATE && lock != RMA_LOCK_NONE &&
+	    pt->lock_state == LS_NONE)
+		pt_acquire(pt, lock, call);
 }
 
 /* Send what is queued for target and wait until it is applied; unlock: the
@@ -618,7 +628,7 @@ static void pt_sync(struct win *w, int target, int unlock, enum call_id call)
 	struct pkt_target *pt = pt_of(w, target);
 
 	if (!unlock && pt_flush_locks(w, target))
-		pt_acquire_below(w, target, call);
+		rma_pkt_acquire_below(w, target, call);
 	progress_lock();
 	pt_issue(pt, pt_epoch_lock(w, target), unlock);
 	progress_unlock();
@@ -746,6 +756,7 @@ static void priv_lock(struct win *w, int target, int type)
 
 	if (target != w->rank)
 		return;
+	rma_pkt_acquire_below(w, target, CALL_WIN_LOCK);
 	pt_acquire(pt, lock, CALL_WIN_LOCK);
 }
 
@@ -782,7 +793,7 @@ static void pkt_sync_many(struct win *w, enum call_id call, const int *ranks, in
 	/* a flush of every target: the locks it keeps, in ascending order */
 	for (int r = w->size - 1; !ranks && !unlock && r >= 0; r--)
 		if (pt_flush_locks(w, r)) {
-			pt_acquire_below(w, r + 1, call);
+			rma_pkt_acquire_below(w, r + 1, call);
 			break;
 		}
 	progress_lock();

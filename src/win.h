@@ -35,7 +35,7 @@
 #define WIN_DYN_MAX 64		/* attached regions per rank */
 #define WIN_ACC_STRIPES 16	/* accumulate locks per target */
 #define WIN_ACC_STRIPE_SHIFT 12	/* each covers the bytes of one 4 KiB page in 16 */
-#define WIN_HELD_MAX 4		/* locks a rank's record names (diagnosis) */
+#define WIN_HELD_MAX 9		/* locks a rank's record names (what fits its line) */
 
 /* One target's control block: its passive-target lock (rma_passive.c). */
 struct win_shm_target {
@@ -65,6 +65,9 @@ _Static_assert(sizeof(struct win_shm_acc) == SHM_CACHE_LINE,
 #define WIN_HELD_EXCL 0x80000000u	/* held[]: an exclusive lock */
 
 struct win_shm_rank {
+	/* one node: a rank waits for one lock of a window at a time, which
+	 * holds while one thread at a time calls MPI (up to
+	 * MPI_THREAD_SERIALIZED); concurrent callers need one per thread */
 	struct shm_rwlock_node node;
 	shm_atomic_u32 held[WIN_HELD_MAX];	/* target + 1 (| WIN_HELD_EXCL), or 0 */
 	shm_atomic_u32 held_more;	/* locks held that held[] has no room for */
@@ -314,6 +317,15 @@ int win_dyn_addr(struct win *w, int target, MPI_Aint disp,
  * 0, or -ENOENT. */
 int win_dyn_find(const struct win *w, int target, uint64_t a, uint64_t n,
 		 struct win_dyn_region *out);
+
+/* Where disp lands in target's window, as every origin counts it: the
+ * byte offset in a static window, the address at the target in a dynamic
+ * one (disp_unit 1).  It picks the accumulate stripes (rma_atomic.c);
+ * computed without overflow checks, on arguments already checked. */
+static inline uint64_t win_target_key(const struct win *w, int target, MPI_Aint disp)
+{
+	return (uint64_t)disp * (uint64_t)w->t[target].disp_unit;
+}
 
 /* The same as an offset in t's window (every static window). */
 static inline int win_target_offset(const struct win_target *t, MPI_Aint disp,

@@ -1,6 +1,6 @@
 # Randomized passive-target locking (tests/progs/lock_random.c) for a
 # second at 3 and 8 ranks under weak and strong progress, and at 5 ranks
-# under the adversarial mode, on the five kinds of window at once: random
+# under the adversarial mode, on the six kinds of window at once: random
 # legal nests of exclusive and shared locks in ascending target order and
 # lock_all epochs, with puts and gets; an owner word and a counter at every
 # target check exclusion, and the job must end (it deadlocks if a lock

@@ -10,7 +10,7 @@
 . "$SHMPI_TOP/tests/lib.sh"
 
 cases="one one_shared all two recv recv_shared behind"
-kinds="allocate shared allocmem malloc dynamic"
+kinds="allocate shared allocmem malloc dynamic mixed"
 bad=
 failed=
 

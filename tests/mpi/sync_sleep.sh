@@ -1,8 +1,9 @@
 # Waits that sleep, at 2 and 3 ranks (tests/progs/sync_sleep.c): PSCW, fence
 # and barrier rings checked value by value while few spin rounds send every
 # wait to sleep on its doorbell just as its peer rings it.  Both ways of
-# ringing: without a fence, sleepers paying with membarrier(2) (the default
-# where the kernel has it), and fenced on both sides (SHMPI_MEMBARRIER=0).
+# ringing: without a fence, sleepers paying with membarrier(2)
+# (SHMPI_MEMBARRIER=1, where the kernel has it), and fenced on both sides
+# (SHMPI_MEMBARRIER=0, the default).
 # A lost wake-up shows as a hang (bounded by --timeout).
 . "$SHMPI_TOP/tests/lib.sh"
 

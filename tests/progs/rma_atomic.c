@@ -263,8 +263,8 @@ static void test_accumulate(void)
  * one-element ones on the same elements:
  * element 0 of g takes +1 from every rank's long Get_accumulate and from
  * its Fetch_and_op, and the old values fetched there are first..first+N-1;
- * the final sums of every element count every operation, for long long
- * (fetch-and-add), int and double (compare-and-swap) alike.
+ * the final sums of every element count every operation, for long long,
+ * int and double alike.
  */
 static void test_bulk(void)
 {

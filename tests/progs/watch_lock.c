@@ -20,6 +20,9 @@
  *   watch_lock lock_all    rank 0 holds rank 1's lock exclusively and waits
  *                          for a message from rank 2, whose MPI_Win_lock_all
  *                          waits for rank 1's lock
+ *   watch_lock many        rank 0 holds every other rank's lock shared and
+ *                          waits for a message from rank 1, which waits to
+ *                          lock the last rank exclusively (any size)
  * Rank 0 prints "done" when the job gets through.
  */
 #include <unistd.h>
@@ -57,6 +60,18 @@ static void culprits(const char *mode, MPI_Win win)
 			usleep(200000);	/* rank 2 asks first */
 			CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
 		}
+	} else if (!strcmp(mode, "many")) {
+		int size;
+
+		MPI_Comm_size(MPI_COMM_WORLD, &size);
+		for (int t = 1; tu_rank == 0 && t < size; t++)
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+		if (tu_rank == 0)
+			CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 1, 0, MPI_COMM_WORLD,
+					   MPI_STATUS_IGNORE));
+		else if (tu_rank == 1)
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, size - 1, 0, win));
 	} else if (!strcmp(mode, "lock_all")) {
 		if (tu_rank == 0)
 			CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win));
@@ -113,8 +128,9 @@ int main(int argc, char **argv)
 				   &base, &win));
 	if (argc > 1 && (!strcmp(argv[1], "holder") || !strcmp(argv[1], "wait") ||
 			 !strcmp(argv[1], "start") || !strcmp(argv[1], "shared") ||
-			 !strcmp(argv[1], "queued") || !strcmp(argv[1], "lock_all"))) {
-		CHECK(size == 3);
+			 !strcmp(argv[1], "queued") || !strcmp(argv[1], "lock_all") ||
+			 !strcmp(argv[1], "many"))) {
+		CHECK(size == 3 || !strcmp(argv[1], "many"));
 		culprits(argv[1], win);
 	}
 	CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, tu_rank, 0, win));

@@ -7,6 +7,8 @@
  *   malloc     MPI_Win_create on malloc memory (nobody else can map it: the
  *              private path, served by the target's progress engine)
  *   dynamic    MPI_Win_create_dynamic with malloc memory attached
+ *   mixed      MPI_Win_create, even ranks on MPI_Alloc_mem memory and odd ranks
+ *              on malloc memory: targets of both paths in one window
  *
  * Each rank exposes `count` ints (in whole 64-byte lines), the first
  * `count` set to `fill` before anyone can reach them (in an exclusive
@@ -21,15 +23,18 @@
 
 #include "testutil.h"
 
-enum wk_kind { WK_ALLOCATE, WK_SHARED, WK_ALLOCMEM, WK_MALLOC, WK_DYNAMIC, WK_NKINDS };
+enum wk_kind {
+	WK_ALLOCATE, WK_SHARED, WK_ALLOCMEM, WK_MALLOC, WK_DYNAMIC, WK_MIXED, WK_NKINDS
+};
 
 static const char *const wk_names[WK_NKINDS] = {
-	"allocate", "shared", "allocmem", "malloc", "dynamic",
+	"allocate", "shared", "allocmem", "malloc", "dynamic", "mixed",
 };
 
 struct wk_win {
 	MPI_Win win;
 	enum wk_kind kind;
+	int rank;		/* this rank in the window's communicator */
 	int *base;		/* this rank's memory */
 	MPI_Aint *addr;		/* dynamic: every rank's attached address */
 };
@@ -61,6 +66,7 @@ static inline void wk_open(struct wk_win *w, enum wk_kind kind, int count, int f
 	MPI_Comm_rank(comm, &me);
 	MPI_Comm_size(comm, &n);
 	w->kind = kind;
+	w->rank = me;
 	w->addr = NULL;
 	switch (kind) {
 	case WK_ALLOCATE:
@@ -78,6 +84,15 @@ static inline void wk_open(struct wk_win *w, enum wk_kind kind, int count, int f
 		break;
 	case WK_MALLOC:
 		w->base = malloc((size_t)bytes);
+		CHECK(w->base);
+		CHECK_MPI(MPI_Win_create(w->base, bytes, sizeof(int), MPI_INFO_NULL, comm,
+					 &w->win));
+		break;
+	case WK_MIXED:
+		if (me % 2)
+			w->base = malloc((size_t)bytes);
+		else
+			CHECK_MPI(MPI_Alloc_mem(bytes, MPI_INFO_NULL, &w->base));
 		CHECK(w->base);
 		CHECK_MPI(MPI_Win_create(w->base, bytes, sizeof(int), MPI_INFO_NULL, comm,
 					 &w->win));
@@ -107,9 +122,9 @@ static inline void wk_close(struct wk_win *w)
 	if (w->kind == WK_DYNAMIC)
 		CHECK_MPI(MPI_Win_detach(w->win, w->base));
 	CHECK_MPI(MPI_Win_free(&w->win));
-	if (w->kind == WK_ALLOCMEM)
+	if (w->kind == WK_ALLOCMEM || (w->kind == WK_MIXED && w->rank % 2 == 0))
 		CHECK_MPI(MPI_Free_mem(w->base));
-	else if (w->kind == WK_MALLOC || w->kind == WK_DYNAMIC)
+	else if (w->kind == WK_MALLOC || w->kind == WK_DYNAMIC || w->kind == WK_MIXED)
 		free(w->base);
 	free(w->addr);
 }

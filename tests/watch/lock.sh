@@ -37,6 +37,12 @@ has_line "cycle" '^shmrun: wait-for cycle: rank 0 waits in MPI_Win_lock for a sh
 watch_job "lock_all at a held target" 123 -n 3 "$PROGS/watch_lock" lock_all
 has_line "rank 2" '^shmrun: rank 2: in MPI_Win_lock_all for [0-9.]+ s, waiting for the shared lock of MPI_Win_lock_all on rank 1, held by rank 0 \(window of context [0-9]+\)$'
 has_line "cycle" '^shmrun: wait-for cycle: .*rank 2 waits in MPI_Win_lock_all for the shared lock of MPI_Win_lock_all on rank 1, held by rank 0[;( ]'
+# more locks than a rank's record names: the wait says how many requests
+# are ahead, and the verdict is still the program's, never a fault of shmpi
+watch_job "many shared locks" 123 -n 12 "$PROGS/watch_lock" many
+has_line "rank 1" '^shmrun: rank 1: in MPI_Win_lock for [0-9.]+ s, waiting for an exclusive lock on rank 11, (held shared by rank 0|behind 1 earlier request \(ranks not named\)) \(window of context [0-9]+\)$'
+has_line "verdict" '^shmrun: deadlock: '
+[ "$(count_lines 'fault of shmpi')" -eq 0 ] || fail "many shared locks: blamed on shmpi: $err"
 watch_job "wait for the second member" 123 -n 3 "$PROGS/watch_lock" wait
 has_line "rank 0" '^shmrun: rank 0: in MPI_Win_wait for [0-9.]+ s, waiting for the MPI_Win_complete of rank 2 \(window of context [0-9]+\)$'
 has_line "cycle" '^shmrun: wait-for cycle: rank 0 waits in MPI_Win_wait for the MPI_Win_complete of rank 2; rank 2 waits in MPI_Recv for a message from rank 0 \(a cycle\)$'

@@ -259,6 +259,10 @@ static void watch_add_blocker(struct watch_line *l, const struct watch_rank *w)
 	case SHM_BLOCK_QUEUED:
 		line_add(l, ", queued behind rank %d", w->holder);
 		break;
+	case SHM_BLOCK_AHEAD:
+		line_add(l, ", behind %u earlier request%s (ranks not named)", count,
+			 count > 1 ? "s" : "");
+		break;
 	default:
 		break;
 	}
@@ -279,7 +283,7 @@ static void watch_add_wait(struct watch_line *l, const struct watch_rank *w)
 		line_add(l, " %s rank %d", prep, w->peer);
 	else if (prep && (w->kind == WAIT_RECV || w->kind == WAIT_PROBE))
 		line_add(l, " from any rank");
-	if (w->kind == WAIT_WIN_LOCK && w->holder >= 0)
+	if (w->kind == WAIT_WIN_LOCK)
 		watch_add_blocker(l, w);
 }
 
@@ -487,7 +491,8 @@ static int watch_lock_orphan(const struct run_watch *wd)
 	for (int r = 0; r < wd->n; r++) {
 		const struct watch_rank *w = &wd->r[r];
 
-		if (watch_blocked(w) && w->kind == WAIT_WIN_LOCK && w->holder < 0)
+		if (watch_blocked(w) && w->kind == WAIT_WIN_LOCK && w->holder < 0 &&
+		    SHM_BLOCKER_HOW(w->blocker) == SHM_BLOCK_UNKNOWN)
 			return r;
 	}
 	return -1;
