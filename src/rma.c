@@ -534,6 +534,7 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 			    MPI_Aint target_disp, MPI_Win win))
 {
 	struct rma_args a;
+	size_t cmp;
 	int rc;
 
 	runtime_check("MPI_Compare_and_swap");
@@ -543,21 +544,24 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 		char *addr;
 
 		if (w && origin_addr && compare_addr && result_addr &&
-		    (rma_is_integer(datatype) || datatype == MPI_C_BOOL) &&
+		    (cmp = rma_cas_bytes(datatype)) &&
 		    (addr = rma_fast(w, target_rank, target_disp, 1, datatype, 1, datatype,
-				     &esize)) &&
-		    rma_cas_run(w, target_rank, esize, compare_addr, origin_addr, addr,
-				result_addr, (uint64_t)(target_disp *
-					(MPI_Aint)w->t[target_rank].disp_unit)) == 0)
+				     &esize))) {
+			rma_cas_run(w, target_rank, esize, cmp, compare_addr, origin_addr, addr,
+				    result_addr, (uint64_t)(target_disp *
+					(MPI_Aint)w->t[target_rank].disp_unit));
 			return MPI_SUCCESS;
+		}
 	}
 	rc = rma_prepare("MPI_Compare_and_swap", win, origin_addr, 1, datatype,
 			 target_rank, target_disp, 1, datatype, &a);
 	if (rc != MPI_SUCCESS || a.noop)
 		return rc;
-	if (!rma_is_integer(datatype) && datatype != MPI_C_BOOL)
+	/* MPI 3.1, section 11.3.4, and the extension of rma_cas_bytes */
+	if (!rma_cas_bytes(datatype))
 		return win_err(a.w, "MPI_Compare_and_swap", MPI_ERR_TYPE, "datatype",
-			       "%s is not an integer, logical or byte type", a.odt->name);
+			       "%s is not a predefined type of 1, 2, 4, 8 or 16 bytes "
+			       "without gaps", a.odt->name);
 	if (!compare_addr || !result_addr)
 		return win_err(a.w, "MPI_Compare_and_swap", MPI_ERR_BUFFER,
 			       !compare_addr ? "compare_addr" : "result_addr", "is NULL");

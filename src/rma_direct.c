@@ -93,12 +93,10 @@ out:
 static int direct_cas(const char *call, struct rma_args *a, const void *compare,
 		      void *result)
 {
-	if (rma_cas_run(a->w, a->target, (size_t)a->odt->size, compare, a->obuf,
-			a->taddr, result, (uint64_t)(a->tdisp *
-				(MPI_Aint)a->w->t[a->target].disp_unit)) < 0)
-		return win_err(a->w, call, MPI_ERR_RMA_RANGE, "target_disp",
-			       "the element at %ld is not aligned to its size (%ld bytes)",
-			       (long)a->tdisp, (long)a->odt->size);
+	(void)call;
+	rma_cas_run(a->w, a->target, (size_t)a->odt->size, rma_cas_bytes(a->odt->handle),
+		    compare, a->obuf, a->taddr, result,
+		    (uint64_t)(a->tdisp * (MPI_Aint)a->w->t[a->target].disp_unit));
 	return MPI_SUCCESS;
 }
 
