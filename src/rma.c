@@ -418,6 +418,10 @@ static int rma_accumulate(const char *call, const void *origin_addr, int origin_
 			 target_rank, target_disp, target_count, target_datatype, &a);
 	if (rc != MPI_SUCCESS || a.noop)
 		return rc;
+	/* MPI 3.1, section 11.3.4: MPI_NO_OP only in the calls that fetch */
+	if (op == MPI_NO_OP)
+		return win_err(a.w, call, MPI_ERR_OP, "op",
+			       "MPI_NO_OP is for the fetching calls, not %s", call);
 	return rma_acc(call, &a, op, NULL, 0, NULL);
 }
 
@@ -462,14 +466,14 @@ API(int, Accumulate, (const void *origin_addr, int origin_count,
 
 	runtime_check("MPI_Accumulate");
 	w = win_get(win);
-	if (w && origin_datatype == target_datatype && origin_count == target_count &&
-	    origin_count == 1 && origin_addr && rma_acc_one(w, origin_addr, NULL,
-							    origin_datatype, target_rank,
-							    target_disp, op))
-		return MPI_SUCCESS;
-	if (w && origin_datatype == target_datatype && origin_count == target_count &&
-	    rma_acc_fast(w, origin_addr, NULL, origin_count, origin_datatype, target_rank,
-			 target_disp, op))
+	/* MPI_NO_OP is refused by the general path */
+	if (w && op != MPI_NO_OP && origin_datatype == target_datatype &&
+	    origin_count == target_count &&
+	    ((origin_count == 1 && origin_addr &&
+	      rma_acc_one(w, origin_addr, NULL, origin_datatype, target_rank, target_disp,
+			  op)) ||
+	     rma_acc_fast(w, origin_addr, NULL, origin_count, origin_datatype, target_rank,
+			  target_disp, op)))
 		return MPI_SUCCESS;
 	return rma_accumulate("MPI_Accumulate", origin_addr, origin_count,
 			      origin_datatype, target_rank, target_disp, target_count,

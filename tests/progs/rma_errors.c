@@ -457,6 +457,18 @@ static void test_type_op(void)
 					      win), MPI_ERR_OP);
 		EXPECT_ERR(MPI_Accumulate(v, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_OP_NULL, win),
 			   MPI_ERR_OP);
+		/* MPI_NO_OP is for the fetching calls only (MPI 3.1, 11.3.4) */
+		EXPECT_ERR(MPI_Accumulate(v, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_NO_OP, win),
+			   MPI_ERR_OP);
+		EXPECT_ERR(MPI_Accumulate(v, 3, MPI_INT, t, 0, 3, MPI_INT, MPI_NO_OP, win),
+			   MPI_ERR_OP);
+		{
+			MPI_Request rq = MPI_REQUEST_NULL;
+
+			EXPECT_ERR(MPI_Raccumulate(v, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_NO_OP, win,
+						   &rq), MPI_ERR_OP);
+			CHECK(rq == MPI_REQUEST_NULL);
+		}
 		/* ops outside their type groups: no SUM on bytes or booleans, no bit
 		 * op on floating point, no logical op on floating point */
 		EXPECT_ERR(MPI_Accumulate(v, 1, MPI_BYTE, t, 0, 1, MPI_BYTE, MPI_SUM, win),
