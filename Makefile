@@ -251,8 +251,10 @@ fuzz: deps
 		$(BUILD)/tests/progs/fuzz_mpi $(FUZZ_SEED) $(FUZZ_SECONDS)
 
 # make stress   the stress test (tests/progs/stress.c) for STRESS_SECONDS (120)
-#               at 8 ranks, 16 ranks and 8 ranks under strong progress;
-#               STRESS_SEED=n replays a seed
+#               at 8 ranks, 16 ranks and 8 ranks under strong progress, then
+#               the full RMA conformance matrix (tests/progs/rma_matrix.c) at
+#               2, 3, 8 and 16 ranks, 4 under strong progress and 4 and 8
+#               under the adversarial mode; STRESS_SEED=n replays a seed
 STRESS_SECONDS ?= 120
 STRESS_SEED ?=
 ifeq ($(STRESS_SEED),)
@@ -266,6 +268,13 @@ stress: deps
 		echo "stress: -n $$1 --progress=$$2 for $(STRESS_SECONDS) s, seed $(STRESS_SEED)"; \
 		$(SHMRUN) -n $$1 --progress=$$2 --timeout $$(($(STRESS_SECONDS) + 120)) \
 			$(BUILD)/tests/progs/stress $(STRESS_SEED) $(STRESS_SECONDS) || exit 1; \
+	done
+	$(Q)adv=$$(( $(STRESS_SEED) % 100000 + 1 )); \
+	for run in "2 weak 0" "3 weak 0" "8 weak 0" "16 weak 0" "4 strong 0" \
+		   "4 weak $$adv" "8 strong $$adv"; do set -- $$run; \
+		echo "matrix: -n $$1 --progress=$$2, adversarial $$3, seed $(STRESS_SEED)"; \
+		$(SHMRUN) -n $$1 --progress=$$2 -x SHMPI_ADVERSARIAL=$$3 --timeout 900 \
+			$(BUILD)/tests/progs/rma_matrix -S $(STRESS_SEED) || exit 1; \
 	done
 # ---- end of issue 11 block -------------------------------------------------
 

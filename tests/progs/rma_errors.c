@@ -42,16 +42,6 @@ static int eclass(int code)
 		}                                                              \
 	} while (0)
 
-static MPI_Group group_of(int who)
-{
-	MPI_Group world, g;
-
-	CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
-	CHECK_MPI(MPI_Group_incl(world, 1, &who, &g));
-	CHECK_MPI(MPI_Group_free(&world));
-	return g;
-}
-
 /* Every rank's window holds exactly `expect`. */
 static void check_window(const char *what)
 {
@@ -103,8 +93,8 @@ static void setup(void)
 {
 	left = (rank + size - 1) % size;
 	right = (rank + 1) % size;
-	g_left = group_of(left);
-	g_right = group_of(right);
+	g_left = tu_group_of(left);
+	g_right = tu_group_of(right);
 	CHECK_MPI(MPI_Win_allocate(LEN * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
 	CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));

@@ -123,16 +123,6 @@ static int after(int who, int i)
 	}
 }
 
-static MPI_Group group_of(int who)
-{
-	MPI_Group world, g;
-
-	CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
-	CHECK_MPI(MPI_Group_incl(world, 1, &who, &g));
-	CHECK_MPI(MPI_Group_free(&world));
-	return g;
-}
-
 int main(int argc, char **argv)
 {
 	int v, got = POISON;
@@ -143,8 +133,8 @@ int main(int argc, char **argv)
 	CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &size));
 	left = (rank + size - 1) % size;
 	right = (rank + 1) % size;
-	gl = group_of(left);
-	gr = group_of(right);
+	gl = tu_group_of(left);
+	gr = tu_group_of(right);
 	CHECK_MPI(tu_win_allocate(LEN * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				  MPI_COMM_WORLD, &base, &win));
 	CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
