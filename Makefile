@@ -200,7 +200,7 @@ install: lib tools
 clean:
 	rm -rf build build-san
 
-# ---- Analysers, fuzzing and stress (issue 11) ----------------------------
+# ---- Analysers, fuzzing and stress ---------------------------------------
 # make lint     cppcheck + clang-tidy (.clang-tidy, tools/lint.supp) over the tree
 .PHONY: lint
 
@@ -252,8 +252,10 @@ fuzz: deps
 
 # make stress   the stress test (tests/progs/stress.c), then the randomized
 #               lock test (tests/progs/lock_random.c), each for STRESS_SECONDS
-#               (120) at 8 ranks, 16 ranks and 8 ranks under strong progress;
-#               STRESS_SEED=n replays a seed
+#               (120) at 8 ranks, 16 ranks and 8 ranks under strong progress,
+#               then the full RMA conformance matrix (tests/progs/rma_matrix.c)
+#               at 2, 3, 8 and 16 ranks, 4 under strong progress and 4 and 8
+#               under the adversarial mode; STRESS_SEED=n replays a seed
 STRESS_SECONDS ?= 120
 STRESS_SEED ?=
 ifeq ($(STRESS_SEED),)
@@ -269,7 +271,14 @@ stress: deps
 		$(SHMRUN) -n $$1 --progress=$$2 --timeout $$(($(STRESS_SECONDS) + 120)) \
 			$(BUILD)/tests/progs/$$prog $(STRESS_SEED) $(STRESS_SECONDS) || exit 1; \
 	done; done
-# ---- end of issue 11 block -------------------------------------------------
+	$(Q)adv=$$(( $(STRESS_SEED) % 100000 + 1 )); \
+	for run in "2 weak 0" "3 weak 0" "8 weak 0" "16 weak 0" "4 strong 0" \
+		   "4 weak $$adv" "8 strong $$adv"; do set -- $$run; \
+		echo "matrix: -n $$1 --progress=$$2, adversarial $$3, seed $(STRESS_SEED)"; \
+		$(SHMRUN) -n $$1 --progress=$$2 -x SHMPI_ADVERSARIAL=$$3 --timeout 900 \
+			$(BUILD)/tests/progs/rma_matrix -S $(STRESS_SEED) || exit 1; \
+	done
+# ---- end of the analysers, fuzzing and stress --------------------------------
 
 -include $(shell find $(OBJDIR) $(BUILD)/tests $(BUILD)/examples -name '*.d' 2>/dev/null)
 include tools/bench/bench.mk

@@ -418,6 +418,10 @@ static int rma_accumulate(const char *call, const void *origin_addr, int origin_
 			 target_rank, target_disp, target_count, target_datatype, &a);
 	if (rc != MPI_SUCCESS || a.noop)
 		return rc;
+	/* MPI 3.1, section 11.3.4: MPI_NO_OP only in the calls that fetch */
+	if (op == MPI_NO_OP)
+		return win_err(a.w, call, MPI_ERR_OP, "op",
+			       "MPI_NO_OP is for the fetching calls, not %s", call);
 	return rma_acc(call, &a, op, NULL, 0, NULL);
 }
 
@@ -462,14 +466,14 @@ API(int, Accumulate, (const void *origin_addr, int origin_count,
 
 	runtime_check("MPI_Accumulate");
 	w = win_get(win);
-	if (w && origin_datatype == target_datatype && origin_count == target_count &&
-	    origin_count == 1 && origin_addr && rma_acc_one(w, origin_addr, NULL,
-							    origin_datatype, target_rank,
-							    target_disp, op))
-		return MPI_SUCCESS;
-	if (w && origin_datatype == target_datatype && origin_count == target_count &&
-	    rma_acc_fast(w, origin_addr, NULL, origin_count, origin_datatype, target_rank,
-			 target_disp, op))
+	/* MPI_NO_OP is refused by the general path */
+	if (w && op != MPI_NO_OP && origin_datatype == target_datatype &&
+	    origin_count == target_count &&
+	    ((origin_count == 1 && origin_addr &&
+	      rma_acc_one(w, origin_addr, NULL, origin_datatype, target_rank, target_disp,
+			  op)) ||
+	     rma_acc_fast(w, origin_addr, NULL, origin_count, origin_datatype, target_rank,
+			  target_disp, op)))
 		return MPI_SUCCESS;
 	return rma_accumulate("MPI_Accumulate", origin_addr, origin_count,
 			      origin_datatype, target_rank, target_disp, target_count,
@@ -534,6 +538,7 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 			    MPI_Aint target_disp, MPI_Win win))
 {
 	struct rma_args a;
+	size_t cmp;
 	int rc;
 
 	runtime_check("MPI_Compare_and_swap");
@@ -543,20 +548,23 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 		char *addr;
 
 		if (w && origin_addr && compare_addr && result_addr &&
-		    (rma_is_integer(datatype) || datatype == MPI_C_BOOL) &&
+		    (cmp = rma_cas_bytes(datatype)) &&
 		    (addr = rma_fast(w, target_rank, target_disp, 1, datatype, 1, datatype,
-				     &esize)) &&
-		    rma_cas_run(w, target_rank, esize, compare_addr, origin_addr, addr,
-				result_addr, win_target_key(w, target_rank, target_disp)) == 0)
+				     &esize))) {
+			rma_cas_run(w, target_rank, esize, cmp, compare_addr, origin_addr, addr,
+				    result_addr, win_target_key(w, target_rank, target_disp));
 			return MPI_SUCCESS;
+		}
 	}
 	rc = rma_prepare("MPI_Compare_and_swap", win, origin_addr, 1, datatype,
 			 target_rank, target_disp, 1, datatype, &a);
 	if (rc != MPI_SUCCESS || a.noop)
 		return rc;
-	if (!rma_is_integer(datatype) && datatype != MPI_C_BOOL)
+	/* MPI 3.1, section 11.3.4, and the extension of rma_cas_bytes */
+	if (!rma_cas_bytes(datatype))
 		return win_err(a.w, "MPI_Compare_and_swap", MPI_ERR_TYPE, "datatype",
-			       "%s is not an integer, logical or byte type", a.odt->name);
+			       "%s is not a predefined type of 1, 2, 4, 8 or 16 bytes "
+			       "without gaps", a.odt->name);
 	if (!compare_addr || !result_addr)
 		return win_err(a.w, "MPI_Compare_and_swap", MPI_ERR_BUFFER,
 			       !compare_addr ? "compare_addr" : "result_addr", "is NULL");

@@ -53,10 +53,26 @@ int rma_is_integer(MPI_Datatype b);
 int rma_amo(struct win *w, int target, char *tgt, MPI_Datatype type, size_t size,
 	    MPI_Op op, const void *in, void *old, uint64_t key);
 
-/* Compare-and-swap of one element of w bytes in win's target (direct
- * path); -EINVAL if misaligned or not 1, 2, 4 or 8 bytes wide. */
-int rma_cas_run(struct win *win, int target, size_t w, const char *compare,
-		const char *in, char *tgt, char *old, uint64_t key);
+/*
+ * The bytes compare-and-swap compares in an element of predefined type t,
+ * or 0 when it refuses t.  MPI 3.1 (section 11.3.4) asks for a C integer,
+ * Fortran integer, logical, multi-language or byte type; as an extension
+ * (README) every predefined type of 1, 2, 4, 8 or 16 bytes without gaps is
+ * accepted and compared bit by bit: the bytes of its value (a long double
+ * that uses 10 of its 16 bytes compares those 10, and swaps all 16).
+ */
+size_t rma_cas_bytes(MPI_Datatype t);
+
+/* Compare-and-swap of one element of w bytes at tgt, comparing its first
+ * cmp bytes with compare: the old element to old, in stored if they were
+ * equal.  The caller makes it atomic. */
+void rma_cas_apply(char *tgt, const char *compare, const char *in, char *old, size_t w,
+		   size_t cmp);
+
+/* The same under the element's stripe lock in win's target (direct path;
+ * any alignment: the lock, not the hardware, makes it atomic). */
+void rma_cas_run(struct win *win, int target, size_t w, size_t cmp, const char *compare,
+		 const char *in, char *tgt, char *old, uint64_t key);
 
 /* One communication call's checked arguments (rma.c). */
 struct rma_args {

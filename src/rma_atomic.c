@@ -20,8 +20,10 @@
  *
  * An origin holding an exclusive lock on the target has no concurrent
  * accumulate to fear and takes no stripe.  Compare-and-swap and the
- * one-element fast path (fetch-and-op) take the element's stripe too.
+ * one-element fast path (fetch-and-op) take the element's stripe too, so
+ * they are atomic whatever the element's width and alignment.
  */
+#include <float.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -270,18 +272,46 @@ int rma_amo(struct win *w, int target, char *tgt, MPI_Datatype type, size_t size
 	return 1;
 }
 
-int rma_cas_run(struct win *win, int target, size_t w, const char *compare,
-		const char *in, char *tgt, char *old, uint64_t key)
+/* x87 extended precision: 80 bits of value in the 16 bytes of a long
+ * double, the rest padding that a store leaves as it was */
+#if LDBL_MANT_DIG == 64
+#define RMA_LDBL_BYTES 10
+#else
+#define RMA_LDBL_BYTES sizeof(long double)
+#endif
+
+size_t rma_cas_bytes(MPI_Datatype t)
+{
+	const struct datatype *dt;
+
+	if (!handle_is_builtin(t) || !(dt = dt_get(t)) || !dt->contig)
+		return 0;
+	switch (dt->size) {
+	case 1: case 2: case 4: case 8: case 16:
+		return t == MPI_LONG_DOUBLE ? RMA_LDBL_BYTES : (size_t)dt->size;
+	default:
+		return 0;
+	}
+}
+
+void rma_cas_apply(char *tgt, const char *compare, const char *in, char *old, size_t w,
+		   size_t cmp)
+{
+	/* compared before old is written: compare may be the result buffer */
+	int same = !memcmp(tgt, compare, cmp);
+
+	memcpy(old, tgt, w);
+	if (same)
+		memcpy(tgt, in, w);
+}
+
+void rma_cas_run(struct win *win, int target, size_t w, size_t cmp, const char *compare,
+		 const char *in, char *tgt, char *old, uint64_t key)
 {
 	unsigned mask;
 
-	if (((uintptr_t)tgt & (w - 1)) != 0 || (w != 1 && w != 2 && w != 4 && w != 8))
-		return -EINVAL;
 	mask = win->locked[target] == WIN_LOCKED_EXCLUSIVE ? 0 : stripes_of(key, key);
 	stripes_lock(win, target, mask);
-	memcpy(old, tgt, w);
-	if (!memcmp(old, compare, w))
-		memcpy(tgt, in, w);
+	rma_cas_apply(tgt, compare, in, old, w, cmp);
 	stripes_unlock(win, target, mask);
-	return 0;
 }

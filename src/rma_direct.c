@@ -93,11 +93,9 @@ out:
 static int direct_cas(const char *call, struct rma_args *a, const void *compare,
 		      void *result)
 {
-	if (rma_cas_run(a->w, a->target, (size_t)a->odt->size, compare, a->obuf,
-			a->taddr, result, win_target_key(a->w, a->target, a->tdisp)) < 0)
-		return win_err(a->w, call, MPI_ERR_RMA_RANGE, "target_disp",
-			       "the element at %ld is not aligned to its size (%ld bytes)",
-			       (long)a->tdisp, (long)a->odt->size);
+	(void)call;
+	rma_cas_run(a->w, a->target, (size_t)a->odt->size, rma_cas_bytes(a->odt->handle),
+		    compare, a->obuf, a->taddr, result, win_target_key(a->w, a->target, a->tdisp));
 	return MPI_SUCCESS;
 }
 

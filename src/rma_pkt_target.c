@@ -264,6 +264,9 @@ static void apply(struct tgt_win *t, int src, const void *payload, uint32_t len)
 		struct datatype *bt = dt_get((MPI_Datatype)h->basic);
 
 		if (!bt || !handle_is_builtin(bt->handle) ||
+		    (h->kind == RMA_CAS && (h->nseg != 1 ||
+					    seg[0].len != (uint64_t)bt->size ||
+					    !rma_cas_bytes(bt->handle))) ||
 		    (h->kind != RMA_CAS && (!op || rma_acc_prepare(&acc, op, bt->handle) < 0)))
 			corrupt(src, "bad op or type");
 		/* records are 8-byte aligned; the kernels of long double want 16 */
@@ -302,9 +305,8 @@ static void apply(struct tgt_win *t, int src, const void *payload, uint32_t len)
 				d += n;
 			break;
 		case RMA_CAS:
-			memcpy(out, at, n);
-			if (!memcmp(at, d, n))
-				memcpy(at, d + n, n);
+			rma_cas_apply(at, d, d + n, out, n,
+				      rma_cas_bytes((MPI_Datatype)h->basic));
 			break;
 		default:
 			corrupt(src, "unknown operation");

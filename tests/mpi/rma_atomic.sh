@@ -1,7 +1,8 @@
 # Accumulate atomicity under contention at 2, 3 and 8 ranks, under weak
 # and strong progress
 # (tests/progs/rma_atomic.c): every fetched value accounted for
-# (Fetch_and_op, Get_accumulate, Compare_and_swap on int, long, double),
+# (Fetch_and_op, Get_accumulate, Compare_and_swap on int, long, double;
+# compare-and-swap on double, long double and an unaligned double complex),
 # MAXLOC/MINLOC on pair types, mixed ops on one element form one history,
 # derived datatypes, MPI_SUM on MPI_CHAR, zero-count operations, long
 # accumulates racing with short ones, and runs of short ones alternating
@@ -9,7 +10,7 @@
 . "$SHMPI_TOP/tests/lib.sh"
 
 # Each test on its own job, so one failure does not hide the others.
-tests="fetch_and_op accumulate bulk alternating compare_and_swap loc widths ordering types mixed derived char zero"
+tests="fetch_and_op accumulate bulk alternating compare_and_swap cas_widths loc widths ordering types mixed derived char zero"
 bad=
 for mode in weak strong; do
 	for n in 2 3 8; do

@@ -9,9 +9,11 @@
  * NO_OP fetches is one history from the initial to the final value.
  * Counters cross a 32-bit boundary so a torn 64-bit update shows, pairs
  * and complex numbers carry a redundant half so a torn one shows.  Also
- * other widths, program order per origin (accumulate_ordering), derived
- * datatypes on origin and target, MPI_SUM on MPI_CHAR, and operations of
- * zero count or zero size, and long accumulates racing with short ones.
+ * other widths, compare-and-swap on floating and complex types (the
+ * extension of README) at any alignment, program order per origin
+ * (accumulate_ordering), derived datatypes on origin and target, MPI_SUM
+ * on MPI_CHAR, and operations of zero count or zero size, and long
+ * accumulates racing with short ones.
  *
  * Mixing different ops on one element goes beyond the standard's default
  * accumulate_ops hint (same_op_no_op); shmpi promises it (README, "What is implemented").
@@ -19,6 +21,7 @@
  *   rma_atomic [test]
  */
 #include <complex.h>
+#include <float.h>
 #include <limits.h>
 #include <stdint.h>
 
@@ -469,6 +472,103 @@ static void test_compare_and_swap(void)
 		CHECK(e->i == ifirst + total && e->l == lfirst + total);
 	CHECK_MPI(MPI_Win_free(&win));
 	free(si);
+	free(counts);
+}
+
+/*
+ * Compare-and-swap beyond the integers (README: an extension): counters
+ * kept in a double, a long double whose padding the origins fill with
+ * garbage (the value's bytes are compared, not the padding), and a double
+ * complex at an odd address, each advanced by compare-and-swap loops of
+ * every rank at once: the totals show that no swap was lost and none
+ * failed forever.
+ */
+struct cas_el {
+	double d;
+	long double ld;
+	char odd[1 + sizeof(double _Complex)];	/* the complex at odd + 1 */
+};
+
+/* One compare-and-swap loop: the element at disp goes from cur to cur + 1
+ * (compared as values: a long double's padding bytes may differ). */
+#define CAS_LOOP(T, type, disp, cur)                                            \
+	do {                                                                    \
+		T next_, res_;                                                  \
+		for (;;) {                                                      \
+			next_ = (cur) + 1;                                      \
+			if ((type) == MPI_LONG_DOUBLE)                          \
+				cas_scribble(&next_, &(cur));                   \
+			CHECK_MPI(MPI_Compare_and_swap(&next_, &(cur), &res_, type, 0, \
+						       disp, win));             \
+			CHECK_MPI(MPI_Win_flush(0, win));                       \
+			if (res_ == (cur))                                      \
+				break;                                          \
+			(cur) = res_;                                           \
+		}                                                               \
+	} while (0)
+
+/* A long double's padding (x87: 6 of its 16 bytes) as garbage. */
+static void cas_scribble(void *next, void *cur)
+{
+#if LDBL_MANT_DIG == 64
+	memset((char *)next + 10, rank + 1, sizeof(long double) - 10);
+	memset((char *)cur + 10, 0xee - rank, sizeof(long double) - 10);
+#else
+	(void)next;
+	(void)cur;
+#endif
+}
+
+static void test_cas_widths(void)
+{
+	const MPI_Aint dz = offsetof(struct cas_el, odd) + 1;
+	struct cas_el *e;
+	int *counts = malloc(sizeof(int) * (size_t)size), n;
+	long total;
+	double end;
+	MPI_Win win;
+
+	CHECK(counts);
+	CHECK_MPI(tu_win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
+	memset(e, 0, sizeof(*e));
+	e->d = -1e6;
+	e->ld = 0.5L;
+	{
+		double _Complex z = 2.0 + 3.0 * _Complex_I;
+
+		memcpy(e->odd + 1, &z, sizeof(z));
+	}
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	CHECK_MPI(MPI_Win_lock_all(0, win));
+	end = hammer_start();
+	for (n = 0; more(n, MAXR / 4, end); n++) {
+		double d;
+		long double ld;
+		double _Complex z;
+
+		CHECK_MPI(MPI_Fetch_and_op(NULL, &d, MPI_DOUBLE, 0, offsetof(struct cas_el, d),
+					   MPI_NO_OP, win));
+		CHECK_MPI(MPI_Fetch_and_op(NULL, &ld, MPI_LONG_DOUBLE, 0,
+					   offsetof(struct cas_el, ld), MPI_NO_OP, win));
+		CHECK_MPI(MPI_Fetch_and_op(NULL, &z, MPI_C_DOUBLE_COMPLEX, 0, dz, MPI_NO_OP,
+					   win));
+		CHECK_MPI(MPI_Win_flush(0, win));
+		CAS_LOOP(double, MPI_DOUBLE, offsetof(struct cas_el, d), d);
+		CAS_LOOP(long double, MPI_LONG_DOUBLE, offsetof(struct cas_el, ld), ld);
+		CAS_LOOP(double _Complex, MPI_C_DOUBLE_COMPLEX, dz, z);
+	}
+	CHECK_MPI(MPI_Win_unlock_all(win));
+	total = counts_of(n, counts);
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	if (rank == 0) {
+		double _Complex z;
+
+		memcpy(&z, e->odd + 1, sizeof(z));
+		CHECK(e->d == -1e6 + (double)total);
+		CHECK(e->ld == 0.5L + (long double)total);
+		CHECK(creal(z) == 2.0 + (double)total && cimag(z) == 3.0);
+	}
+	CHECK_MPI(MPI_Win_free(&win));
 	free(counts);
 }
 
@@ -1284,6 +1384,7 @@ int main(int argc, char **argv)
 	TU_RUN("bulk", test_bulk);
 	TU_RUN("alternating", test_alternating);
 	TU_RUN("compare_and_swap", test_compare_and_swap);
+	TU_RUN("cas_widths", test_cas_widths);
 	TU_RUN("loc", test_loc);
 	TU_RUN("widths", test_widths);
 	TU_RUN("ordering", test_ordering);

@@ -395,7 +395,7 @@ static void test_errors(void)
 	      MPI_ERR_OP);
 	CHECK(MPI_Accumulate(&v, 1, MPI_FLOAT, rank, 0, 1, MPI_FLOAT, MPI_BAND, win) ==
 	      MPI_ERR_OP);
-	CHECK(MPI_Compare_and_swap(&v, &v, &res, MPI_DOUBLE, rank, 0, win) == MPI_ERR_TYPE);
+	CHECK(MPI_Compare_and_swap(&v, &v, &res, MPI_SHORT_INT, rank, 0, win) == MPI_ERR_TYPE);
 	/* zero elements: fine whatever the types */
 	CHECK_MPI(MPI_Put(NULL, 0, MPI_DATATYPE_NULL, rank, 1000, 0, MPI_DATATYPE_NULL, win));
 	CHECK(base[0] == 42);

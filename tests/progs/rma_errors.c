@@ -42,16 +42,6 @@ static int eclass(int code)
 		}                                                              \
 	} while (0)
 
-static MPI_Group group_of(int who)
-{
-	MPI_Group world, g;
-
-	CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
-	CHECK_MPI(MPI_Group_incl(world, 1, &who, &g));
-	CHECK_MPI(MPI_Group_free(&world));
-	return g;
-}
-
 /* Every rank's window holds exactly `expect`. */
 static void check_window(const char *what)
 {
@@ -103,8 +93,8 @@ static void setup(void)
 {
 	left = (rank + size - 1) % size;
 	right = (rank + 1) % size;
-	g_left = group_of(left);
-	g_right = group_of(right);
+	g_left = tu_group_of(left);
+	g_right = tu_group_of(right);
 	CHECK_MPI(MPI_Win_allocate(LEN * sizeof(int), sizeof(int), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base, &win));
 	CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
@@ -437,10 +427,14 @@ static void test_type_op(void)
 		EXPECT_ERR(MPI_Get_accumulate(v, 1, MPI_INT, r, 1, MPI_INT, t, 0, 1, MPI_LONG,
 					      MPI_SUM, win), MPI_ERR_TYPE);
 		EXPECT_ERR(MPI_Fetch_and_op(v, r, two, t, 0, MPI_SUM, win), MPI_ERR_TYPE);
-		EXPECT_ERR(MPI_Compare_and_swap(f, f, r, MPI_FLOAT, t, 0, win), MPI_ERR_TYPE);
+		/* compare-and-swap: a derived type, and pair types of 12 bytes
+		 * with a gap (floating types of 4 and 8 bytes are the extension
+		 * of README: rma_atomic's test_types) */
+		EXPECT_ERR(MPI_Compare_and_swap(v, v, r, two, t, 0, win), MPI_ERR_TYPE);
 		EXPECT_ERR(MPI_Compare_and_swap(&di, &di, &dr, MPI_DOUBLE_INT, t, 0, win),
 			   MPI_ERR_TYPE);
-		EXPECT_ERR(MPI_Compare_and_swap(&d, &d, &d, MPI_DOUBLE, t, 0, win), MPI_ERR_TYPE);
+		EXPECT_ERR(MPI_Compare_and_swap(&di, &di, &dr, MPI_LONG_INT, t, 0, win),
+			   MPI_ERR_TYPE);
 		EXPECT_ERR(MPI_Accumulate(v, 1, MPI_INT, t, 0, 1, MPI_INT, mine, win), MPI_ERR_OP);
 		EXPECT_ERR(MPI_Accumulate(v, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_MAXLOC, win),
 			   MPI_ERR_OP);
@@ -453,6 +447,18 @@ static void test_type_op(void)
 					      win), MPI_ERR_OP);
 		EXPECT_ERR(MPI_Accumulate(v, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_OP_NULL, win),
 			   MPI_ERR_OP);
+		/* MPI_NO_OP is for the fetching calls only (MPI 3.1, 11.3.4) */
+		EXPECT_ERR(MPI_Accumulate(v, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_NO_OP, win),
+			   MPI_ERR_OP);
+		EXPECT_ERR(MPI_Accumulate(v, 3, MPI_INT, t, 0, 3, MPI_INT, MPI_NO_OP, win),
+			   MPI_ERR_OP);
+		{
+			MPI_Request rq = MPI_REQUEST_NULL;
+
+			EXPECT_ERR(MPI_Raccumulate(v, 1, MPI_INT, t, 0, 1, MPI_INT, MPI_NO_OP, win,
+						   &rq), MPI_ERR_OP);
+			CHECK(rq == MPI_REQUEST_NULL);
+		}
 		/* ops outside their type groups: no SUM on bytes or booleans, no bit
 		 * op on floating point, no logical op on floating point */
 		EXPECT_ERR(MPI_Accumulate(v, 1, MPI_BYTE, t, 0, 1, MPI_BYTE, MPI_SUM, win),

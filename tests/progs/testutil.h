@@ -46,6 +46,17 @@ static inline int tu_check_class(int rc, int want)
 	return cls == want;
 }
 
+/* The group of MPI_COMM_WORLD's rank `who` alone (for post and start). */
+static inline MPI_Group tu_group_of(int who)
+{
+	MPI_Group world, g;
+
+	CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world));
+	CHECK_MPI(MPI_Group_incl(world, 1, &who, &g));
+	CHECK_MPI(MPI_Group_free(&world));
+	return g;
+}
+
 static inline void tu_sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
