@@ -100,6 +100,10 @@ void rma_pkt_complete(struct win *w, enum call_id call, const int *ranks, int n)
 void rma_pkt_flush_all(struct win *w, enum call_id call);
 void rma_pkt_unlock_all(struct win *w);
 
+/* Whether this rank has operations for target queued on w, not yet sent
+ * (application thread). */
+int rma_pkt_queued(const struct win *w, int target);
+
 /* Whether this rank has operations queued or outstanding on w. */
 int rma_pkt_busy(const struct win *w);
 
