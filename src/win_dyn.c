@@ -950,9 +950,9 @@ static int dyn_read(struct win *w, int target, int self, struct dyn_view *v,
 			if (s) {
 				s->n = 0;
 				s->priv = 0;
-				span_add(s, a, len, v->at ? v->at + (a - v->lo) : NULL);
+				f->rc = span_add(s, a, len, v->at ? v->at + (a - v->lo) : NULL);
 			}
-			return 0;
+			return f->rc;
 		}
 		gen = atomic_load_explicit(&c->table, memory_order_relaxed);
 		if (!self && gen != v->gen) {
@@ -1035,6 +1035,8 @@ int win_dyn_range_err(struct win *w, const char *call, int target, MPI_Aint disp
 	/* the span is the caller's: look again, for the message only */
 	rc = dyn_read(w, target, target == w->rank, &dw->views[target], NULL,
 		      (uint64_t)first, (uint64_t)(hi - lo), &f);
+	if (rc == -ENOMEM)
+		return win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
 	if (rc == -ENXIO)
 		return win_err(w, call, MPI_ERR_RMA_RANGE, "target_disp",
 			       "%d x %s at address 0x%lx: rank %d attached that memory "

@@ -3,7 +3,8 @@
 # attached per rank and accessed, ranges across two regions (a static
 # array in halves, one MPI_Alloc_mem block in halves, two blocks end to
 # end, shared and private memory end to end), attach and detach while the
-# other ranks access other regions of the same rank, the error classes and
+# other ranks access other regions of the same rank, memory freed and
+# allocated again between rounds of accesses, the error classes and
 # the message of a range that leaves attached memory, and a linked list of
 # one region per element built with compare-and-swap under each kind of
 # passive-target epoch; then the same under the adversarial mode.
@@ -25,6 +26,7 @@ for mode in weak strong; do
 		run halves "ok halves" "$P" halves
 		run concurrent-alloc "ok concurrent" "$P" concurrent alloc
 		run concurrent-malloc "ok concurrent" "$P" concurrent malloc
+		run reuse "ok reuse" "$P" reuse
 		run errors "ok errors" "$P" errors
 		for lock in all shared exclusive; do
 			for mem in pool alloc malloc; do

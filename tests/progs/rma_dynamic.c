@@ -8,6 +8,7 @@
  *   rma_dynamic many [alloc|malloc] [N]   N regions per rank (100000)
  *   rma_dynamic halves                    ranges across two regions
  *   rma_dynamic concurrent [alloc|malloc] attach/detach during accesses
+ *   rma_dynamic reuse                     new MPI_Alloc_mem memory each round
  *   rma_dynamic errors                    error classes (MPI_ERRORS_RETURN)
  *   rma_dynamic fatal                     a range error's message, fatal
  */
@@ -586,6 +587,47 @@ static void test_concurrent(int argc, char **argv)
 	free(bases);
 }
 
+/* ---- memory reused ------------------------------------------------------ */
+
+/*
+ * Rounds of: every rank takes a new MPI_Alloc_mem block (often at the
+ * address of the one it freed last round, after the same number of
+ * attaches), attaches it, its left neighbour puts the round's values in
+ * and reads them back, and it detaches and frees the block.  An origin
+ * must not reach a block of an earlier round through a mapping it kept.
+ */
+static void test_reuse(void)
+{
+	enum { ROUNDS = 50, LEN = 64 };
+	MPI_Win win;
+
+	CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+	for (int round = 0; round < ROUNDS; round++) {
+		long *b, v[LEN], got[LEN];
+		MPI_Aint *at;
+
+		CHECK_MPI(MPI_Alloc_mem(LEN * sizeof(long), MPI_INFO_NULL, &b));
+		memset(b, 0, LEN * sizeof(long));
+		CHECK_MPI(MPI_Win_attach(win, b, LEN * sizeof(long)));
+		at = all_addr(b);
+		for (int i = 0; i < LEN; i++)
+			v[i] = 1000 * round + 10 * rank + i;
+		CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+		CHECK_MPI(MPI_Put(v, LEN, MPI_LONG, right, at[right], LEN, MPI_LONG, win));
+		CHECK_MPI(MPI_Win_flush(right, win));
+		CHECK_MPI(MPI_Get(got, LEN, MPI_LONG, right, at[right], LEN, MPI_LONG, win));
+		CHECK_MPI(MPI_Win_unlock(right, win));
+		CHECK(!memcmp(got, v, sizeof(v)));
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+		for (int i = 0; i < LEN; i++)
+			CHECK(b[i] == 1000 * round + 10 * left + i);
+		CHECK_MPI(MPI_Win_detach(win, b));
+		CHECK_MPI(MPI_Free_mem(b));
+		free(at);
+	}
+	CHECK_MPI(MPI_Win_free(&win));
+}
+
 /* ---- errors ---------------------------------------------------------------- */
 
 #define EXPECT_ERR(call, cls) CHECK(tu_check_class((call), (cls)))
@@ -717,6 +759,8 @@ int main(int argc, char **argv)
 		test_halves();
 	else if (!strcmp(which, "concurrent"))
 		test_concurrent(argc, argv);
+	else if (!strcmp(which, "reuse"))
+		test_reuse();
 	else if (!strcmp(which, "errors"))
 		test_errors();
 	else if (!strcmp(which, "fatal"))
