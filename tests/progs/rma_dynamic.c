@@ -303,7 +303,7 @@ static void add_longs(char *at, const long *v, int n)
 static void pair_ops(int origin, char *sim, MPI_Win win, MPI_Aint at, MPI_Datatype vec)
 {
 	long v[16], got[16], r[2], c;
-	double d = 0.5, dg = 0, ds;
+	struct { int v, i; } in = { origin + 5, 7 }, pg = { 0, 0 }, ps;
 	int rma = win != MPI_WIN_NULL;
 
 	for (int i = 0; i < 16; i++)
@@ -348,20 +348,22 @@ static void pair_ops(int origin, char *sim, MPI_Win win, MPI_Aint at, MPI_Dataty
 	}
 	add_longs(sim - 8, v, 1);
 	memcpy(sim, &v[1], 8);
-	/* a double whose bytes lie 4 below and 4 above */
+	/* a pair of ints (MPI_2INT: aligned as int) whose bytes lie 4 below
+	 * and 4 above: MPI_MAXLOC, applied to the element as a whole */
 	if (rma) {
-		CHECK_MPI(MPI_Accumulate(&d, 1, MPI_DOUBLE, right, at - 4, 1, MPI_DOUBLE,
-					 MPI_SUM, win));
+		CHECK_MPI(MPI_Accumulate(&in, 1, MPI_2INT, right, at - 4, 1, MPI_2INT,
+					 MPI_MAXLOC, win));
 		CHECK_MPI(MPI_Win_flush(right, win));
-		CHECK_MPI(MPI_Get_accumulate(NULL, 0, MPI_DOUBLE, &dg, 1, MPI_DOUBLE, right,
-					     at - 4, 1, MPI_DOUBLE, MPI_NO_OP, win));
+		CHECK_MPI(MPI_Get_accumulate(NULL, 0, MPI_2INT, &pg, 1, MPI_2INT, right,
+					     at - 4, 1, MPI_2INT, MPI_NO_OP, win));
 		CHECK_MPI(MPI_Win_flush(right, win));
 	}
-	memcpy(&ds, sim - 4, 8);
-	ds += d;
-	memcpy(sim - 4, &ds, 8);
+	memcpy(&ps, sim - 4, sizeof(ps));
+	if (in.v > ps.v || (in.v == ps.v && in.i < ps.i))
+		ps = in;
+	memcpy(sim - 4, &ps, sizeof(ps));
 	if (rma)
-		CHECK(!memcmp(&dg, &ds, 8));
+		CHECK(pg.v == ps.v && pg.i == ps.i);
 	/* accumulates to the same element are ordered (MPI 3.1, 11.7.2): a
 	 * replace across, then sums on one long of each side */
 	if (rma) {
