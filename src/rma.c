@@ -59,7 +59,7 @@ static int rma_prepare(const char *call, MPI_Win win, const void *obuf, int ocou
 		       MPI_Datatype otype, int target, MPI_Aint tdisp, int tcount,
 		       MPI_Datatype ttype, struct rma_args *a)
 {
-	MPI_Aint lo, hi;
+	MPI_Aint lo = 0, hi = 0;
 	struct win *w;
 	int rc;
 
@@ -104,11 +104,8 @@ static int rma_prepare(const char *call, MPI_Win win, const void *obuf, int ocou
 		return win_err(w, call, MPI_ERR_BUFFER, "origin_addr", "is NULL");
 	if (dt_span(a->tdt, tcount, &lo, &hi) < 0 ||
 	    w->t[target].ops->locate(w, target, tdisp, lo, hi, a) != MPI_SUCCESS)
-		return win_err(w, call, MPI_ERR_RMA_RANGE, "target_disp",
-			       "%d x %s at displacement %ld leaves rank %d's window "
-			       "(%ld bytes, disp_unit %d)", tcount, a->tdt->name,
-			       (long)tdisp, target, (long)w->t[target].size,
-			       w->t[target].disp_unit);
+		return w->t[target].ops->range_err(w, call, target, tdisp, lo, hi, tcount,
+						   a->tdt->name);
 	a->obuf = obuf;
 	a->ocount = ocount;
 	a->tdisp = tdisp;

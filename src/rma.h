@@ -40,6 +40,18 @@ int rma_acc_prepare(struct rma_acc *a, const struct op *op, MPI_Datatype basic);
 void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
 		 size_t w, char *old, uint64_t key);
 
+/*
+ * The pieces of rma_acc_run, for elements that are not contiguous here
+ * (rma_dynamic.c) and compare-and-swap at the target's engine: take the
+ * stripes of the elements that start at keys first to last (none when
+ * a->plain) and return them as a mask for rma_acc_unlock; apply the op to
+ * n elements at tgt, the stripes held.
+ */
+unsigned rma_acc_lock(const struct rma_acc *a, uint64_t first, uint64_t last);
+void rma_acc_unlock(const struct rma_acc *a, unsigned mask);
+void rma_acc_apply(const struct rma_acc *a, const char *in, char *tgt, size_t n, size_t w,
+		   char *old);
+
 /* Whether b is a C integer type (or MPI_BYTE): what fetch-and-add and
  * compare-and-swap apply to. */
 int rma_is_integer(MPI_Datatype b);
@@ -74,6 +86,8 @@ void rma_cas_apply(char *tgt, const char *compare, const char *in, char *old, si
 void rma_cas_run(struct win *win, int target, size_t w, size_t cmp, const char *compare,
 		 const char *in, char *tgt, char *old, uint64_t key);
 
+struct win_dyn_span;
+
 /* One communication call's checked arguments (rma.c). */
 struct rma_args {
 	struct win *w;
@@ -89,6 +103,8 @@ struct rma_args {
 	size_t bytes;
 	int noop;	/* MPI_PROC_NULL, or nothing to move */
 	int priv;	/* dynamic windows: a private region (toff: its address) */
+	const struct win_dyn_span *span;	/* dynamic windows: a range over
+						 * several mappings (win_dyn.h) */
 };
 
 /* An accumulate's checked extras: the op, the basic type, the number of
@@ -102,6 +118,17 @@ struct rma_accargs {
 	MPI_Count rcount;
 	struct datatype *rdt;
 };
+
+/*
+ * The direct path's accumulate, run by run: run(a, x, in, at, n, old) does
+ * n basic elements whose first lies `at` bytes from the target
+ * displacement's address (a->taddr on the direct path), taking its input
+ * from the C array in and giving old values to old (NULL: none).
+ */
+typedef void rma_acc_run_fn(const struct rma_acc *acc, const struct rma_args *a,
+			    const char *in, MPI_Aint at, size_t n, size_t w, char *old);
+int rma_direct_acc_runs(const char *call, struct rma_args *a, const struct rma_accargs *x,
+			rma_acc_run_fn *run);
 
 /* The direct path's locks (rma_passive.c). */
 void rma_direct_lock(struct win *w, int target, int type);

@@ -174,6 +174,25 @@ void rma_acc_run(const struct rma_acc *a, const char *in, char *tgt, size_t n,
 	stripes_unlock(a->w, a->target, mask);
 }
 
+unsigned rma_acc_lock(const struct rma_acc *a, uint64_t first, uint64_t last)
+{
+	unsigned mask = a->plain ? 0 : stripes_of(first, last);
+
+	stripes_lock(a->w, a->target, mask);
+	return mask;
+}
+
+void rma_acc_unlock(const struct rma_acc *a, unsigned mask)
+{
+	stripes_unlock(a->w, a->target, mask);
+}
+
+void rma_acc_apply(const struct rma_acc *a, const char *in, char *tgt, size_t n, size_t w,
+		   char *old)
+{
+	acc_plain(a, in, tgt, n, w, old);
+}
+
 /* ---- one element of a common type: the op inline ------------------------- */
 
 /* Integers: ops with an instruction; *old gets the value before. */

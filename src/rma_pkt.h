@@ -106,6 +106,10 @@ void rma_pkt_unlock_all(struct win *w);
 void rma_pkt_acquire(struct win *w, int target, enum call_id call);
 void rma_pkt_acquire_below(struct win *w, int below, enum call_id call);
 
+/* Whether this rank has operations for target queued on w, not yet sent
+ * (application thread). */
+int rma_pkt_queued(const struct win *w, int target);
+
 /* Whether this rank has operations queued or outstanding on w. */
 int rma_pkt_busy(const struct win *w);
 

@@ -773,6 +773,7 @@ static void priv_flush(struct win *w, int target, enum call_id call)
 const struct win_ops win_ops_private = {
 	.memory = "private",
 	.locate = priv_locate,
+	.range_err = win_range_err_static,
 	.copy = priv_copy,
 	.acc = priv_acc,
 	.cas = priv_cas,
@@ -831,6 +832,12 @@ void rma_pkt_flush_all(struct win *w, enum call_id call)
 void rma_pkt_unlock_all(struct win *w)
 {
 	pkt_sync_many(w, CALL_WIN_UNLOCK_ALL, NULL, 0, 1);
+}
+
+int rma_pkt_queued(const struct win *w, int target)
+{
+	/* the queue is this thread's: the engine takes nothing from it */
+	return w->pkt && w->pkt->t[target].queue.head;
 }
 
 int rma_pkt_busy(const struct win *w)

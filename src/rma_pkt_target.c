@@ -3,7 +3,11 @@
  * and the handlers that apply operations to this rank's window
  * memory.  They run in this rank's progress engine, under its lock, so the
  * operations of all origins are applied one at a time: that is what makes
- * accumulates atomic here (plain kernels will do).
+ * accumulates atomic here (plain kernels will do).  But in dynamic
+ * windows, where an operation may also reach this rank's shared memory,
+ * which origins reach directly too: there accumulates and compare-and-swap
+ * take the stripe locks as those origins do (rma_atomic.c, keyed by
+ * address as in rma_dynamic.c).
  *
  * The lock table, per window: the current lock (none, shared, exclusive),
  * how many hold it shared, and the requests not granted yet, in arrival
@@ -39,6 +43,7 @@
 #include "progress.h"
 #include "rma.h"
 #include "rma_pkt.h"
+#include "win_dyn.h"
 
 /* A lock request waiting in the table (with its operation, single-op). */
 struct lock_req {
@@ -211,15 +216,13 @@ static void lt_queue(struct tgt_win *t, int src, int type, uint64_t tcookie,
 /* ---- applying operations ------------------------------------------------- */
 
 /* The window bytes [off, off + len) of this rank, or NULL (in a dynamic
- * window off is an address in a private region attached here). */
+ * window off is an address of memory attached here). */
 static char *tgt_addr(const struct tgt_win *t, uint64_t off, uint64_t len)
 {
 	uint64_t size = (uint64_t)t->w->my_size;
-	struct win_dyn_region reg;
 
 	if (t->w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
-		return win_dyn_find(t->w, t->w->rank, off, len, &reg) == 0 &&
-		       (!reg.seg[0] || adv_on()) ? (char *)(uintptr_t)off : NULL;
+		return win_dyn_attached(t->w, off, len) ? (char *)(uintptr_t)off : NULL;
 	if (off > size || len > size - off)
 		return NULL;
 	return (char *)t->w->base + off;
@@ -244,8 +247,11 @@ static void apply(struct tgt_win *t, int src, const void *payload, uint32_t len)
 	char *out = scratch + sizeof(struct rma_wire_reply);
 	size_t room = progress_record_max() - sizeof(struct pkt) -
 		      sizeof(struct rma_wire_reply);
-	struct rma_acc acc = { .w = t->w, .target = t->w->rank, .plain = 1 };
+	/* (the adversarial mode sends everything here: nobody else accumulates) */
+	struct rma_acc acc = { .w = t->w, .target = t->w->rank,
+			       .plain = t->w->flavor != MPI_WIN_FLAVOR_DYNAMIC || adv_on() };
 	size_t total = 0, data;
+	unsigned mask;
 
 	if (len < sizeof(*h) || h->nseg > (len - sizeof(*h)) / sizeof(*seg))
 		corrupt(src, "truncated");
@@ -305,8 +311,10 @@ static void apply(struct tgt_win *t, int src, const void *payload, uint32_t len)
 				d += n;
 			break;
 		case RMA_CAS:
+			mask = rma_acc_lock(&acc, seg[i].off, seg[i].off);
 			rma_cas_apply(at, d, d + n, out, n,
 				      rma_cas_bytes((MPI_Datatype)h->basic));
+			rma_acc_unlock(&acc, mask);
 			break;
 		default:
 			corrupt(src, "unknown operation");

@@ -1,7 +1,7 @@
 /*
  * Window lifecycle: MPI_Win_create, MPI_Win_allocate,
- * MPI_Win_allocate_shared, MPI_Win_create_dynamic with MPI_Win_attach and
- * MPI_Win_detach, MPI_Win_shared_query, MPI_Win_free.
+ * MPI_Win_allocate_shared, MPI_Win_create_dynamic (its MPI_Win_attach and
+ * MPI_Win_detach are win_dyn.c's), MPI_Win_shared_query, MPI_Win_free.
  *
  * Creation is collective over a private duplicate of the user's
  * communicator: the ranks trade what each brings (size, displacement unit,
@@ -29,6 +29,7 @@
 #include "adversary.h"
 #include "runtime.h"
 #include "win.h"
+#include "win_dyn.h"
 
 /* What each rank brings to a new window. */
 struct win_rank_info {
@@ -75,7 +76,7 @@ static void win_layout(struct win_shm *s, uint32_t n)
 	s->ack_stride = align_up((size_t)n * sizeof(shm_atomic_u32), SHM_CACHE_LINE);
 	at += n * s->ack_stride;
 	s->dyn_off = at;
-	at = align_up(at + n * sizeof(struct win_dyn_table), 4096);
+	at = align_up(at + n * sizeof(struct win_dyn_ctl), 4096);
 	s->data_off = at;
 }
 
@@ -145,6 +146,7 @@ static void win_destroy(struct win *w)
 	}
 	rma_pkt_target_remove(w);
 	rma_pkt_win_fini(w);
+	win_dyn_fini(w);	/* after the engine let go of the window */
 	while (w->maps) {
 		struct win_map *m = w->maps;
 
@@ -350,7 +352,8 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 			w->t[r].ops = &win_ops_dynamic;
 		}
 		w->npriv = w->size;
-		if (rma_pkt_win_init(w) < 0 || rma_pkt_target_add(w) < 0)
+		if (win_dyn_init(w) < 0 || rma_pkt_win_init(w) < 0 ||
+		    rma_pkt_target_add(w) < 0)
 			rc = MPI_ERR_NO_MEM;
 	}
 	/* nobody may leave with a failure the others do not know of (this
@@ -509,155 +512,17 @@ API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
 	return win_create_done("MPI_Win_create_dynamic", comm, rc, w, win);
 }
 
-/* ---- dynamic windows ---------------------------------------------------- */
+/* ---- range errors -------------------------------------------------------- */
 
-/* Change this rank's table of attached regions, seqlock style: the
- * generation is odd while it changes (readers retry). */
-static void dyn_begin(struct win_dyn_table *d)
+int win_range_err_static(struct win *w, const char *call, int target, MPI_Aint disp,
+			 MPI_Aint lo, MPI_Aint hi, int count, const char *type)
 {
-	atomic_fetch_add_explicit(&d->gen, 1, memory_order_relaxed);
-	/* the odd generation is seen before any change; pairs with the
-	 * reader's acquire fence in win_dyn_find() */
-	atomic_thread_fence(memory_order_release);
-}
-
-static void dyn_end(struct win_dyn_table *d)
-{
-	/* release: the changes are seen before the even generation */
-	atomic_fetch_add_explicit(&d->gen, 1, memory_order_release);
-}
-
-API(int, Win_attach, (MPI_Win win, void *base, MPI_Aint size))
-{
-	struct win_dyn_table *d;
-	struct win_dyn_region reg = { 0 };
-	struct win *w;
-	size_t offset;
-	int rc;
-
-	runtime_check("MPI_Win_attach");
-	if (!(w = win_arg("MPI_Win_attach", win, &rc)))
-		return rc;
-	if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
-		return win_err(w, "MPI_Win_attach", MPI_ERR_RMA_FLAVOR, "win",
-			       "was not created by MPI_Win_create_dynamic");
-	if (size < 0 || (!base && size > 0))
-		return win_err(w, "MPI_Win_attach", MPI_ERR_ARG, size < 0 ? "size" : "base",
-			       size < 0 ? "is negative" : "is NULL");
-	if (size == 0)
-		return MPI_SUCCESS;
-	/* memory others cannot map is served by this rank's engine */
-	if (mem_find(base, (size_t)size, reg.seg, &offset) < 0) {
-		reg.seg[0] = 0;
-		offset = 0;
-	}
-	d = win_shm_dyn(w, w->rank);
-	for (uint32_t k = 0; k < d->n; k++)
-		if ((uintptr_t)base < d->r[k].addr + d->r[k].size &&
-		    d->r[k].addr < (uintptr_t)base + (uintptr_t)size)
-			return win_err(w, "MPI_Win_attach", MPI_ERR_RMA_ATTACH, "base",
-				       "overlaps memory already attached");
-	if (d->n == WIN_DYN_MAX)
-		return win_err(w, "MPI_Win_attach", MPI_ERR_RMA_ATTACH, "base",
-			       "%d regions are attached already", WIN_DYN_MAX);
-	reg.addr = (uintptr_t)base;
-	reg.size = (uint64_t)size;
-	reg.offset = offset;
-	dyn_begin(d);
-	d->r[d->n++] = reg;
-	dyn_end(d);
-	return MPI_SUCCESS;
-}
-
-API(int, Win_detach, (MPI_Win win, const void *base))
-{
-	struct win_dyn_table *d;
-	struct win *w;
-	int rc;
-
-	runtime_check("MPI_Win_detach");
-	if (!(w = win_arg("MPI_Win_detach", win, &rc)))
-		return rc;
-	if (w->flavor != MPI_WIN_FLAVOR_DYNAMIC)
-		return win_err(w, "MPI_Win_detach", MPI_ERR_RMA_FLAVOR, "win",
-			       "was not created by MPI_Win_create_dynamic");
-	d = win_shm_dyn(w, w->rank);
-	for (uint32_t k = 0; k < d->n; k++)
-		if (d->r[k].addr == (uintptr_t)base) {
-			dyn_begin(d);
-			d->r[k] = d->r[--d->n];
-			dyn_end(d);
-			return MPI_SUCCESS;
-		}
-	return win_err(w, "MPI_Win_detach", MPI_ERR_RMA_ATTACH, "base",
-		       "%p is not attached to this window", base);
-}
-
-/* A consistent copy of the region of target's table holding [a, a + n). */
-int win_dyn_find(const struct win *w, int target, uint64_t a, uint64_t n,
-		 struct win_dyn_region *out)
-{
-	struct win_dyn_table *d = win_shm_dyn(w, target);
-
-	for (;;) {
-		/* acquire: pairs with dyn_end()'s release */
-		uint32_t g = atomic_load_explicit(&d->gen, memory_order_acquire);
-		int found = 0;
-
-		if (g & 1)
-			continue;
-		for (uint32_t k = 0; k < d->n && k < WIN_DYN_MAX; k++)
-			if (a >= d->r[k].addr && a + n <= d->r[k].addr + d->r[k].size) {
-				*out = d->r[k];
-				found = 1;
-				break;
-			}
-		/* the reads above happen before the re-check; pairs with
-		 * dyn_begin()'s fence */
-		atomic_thread_fence(memory_order_acquire);
-		if (atomic_load_explicit(&d->gen, memory_order_relaxed) == g)
-			return found ? 0 : -ENOENT;
-	}
-}
-
-int win_target_addr(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
-		    MPI_Aint hi, char **addr)
-{
-	const struct win_target *t = &w->t[target];
-	struct win_dyn_region reg;
-
-	if (hi <= lo) {
-		*addr = t->base;	/* nothing is touched */
-		return MPI_SUCCESS;
-	}
-	if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
-		return win_dyn_region(w, target, disp, lo, hi, &reg) != MPI_SUCCESS ?
-		       MPI_ERR_RMA_RANGE : win_dyn_addr(w, target, disp, &reg, addr);
-	return win_target_addr_static(t, disp, lo, hi, addr);
-}
-
-int win_dyn_region(struct win *w, int target, MPI_Aint disp, MPI_Aint lo, MPI_Aint hi,
-		   struct win_dyn_region *reg)
-{
-	MPI_Aint at;
-
-	/* disp is an address in the target, from MPI_Get_address */
-	if (__builtin_add_overflow(disp, lo, &at) ||
-	    win_dyn_find(w, target, (uint64_t)at, (uint64_t)(hi - lo), reg) < 0)
-		return MPI_ERR_RMA_RANGE;
-	return MPI_SUCCESS;
-}
-
-int win_dyn_addr(struct win *w, int target, MPI_Aint disp,
-		 const struct win_dyn_region *reg, char **addr)
-{
-	char *m = target == w->rank ? (char *)(uintptr_t)reg->addr - reg->offset :
-		  win_map(w, reg->seg);
-
-	if (!m)
-		return MPI_ERR_RMA_RANGE;
-	*addr = m + reg->offset + ((uint64_t)disp - reg->addr);
-	return MPI_SUCCESS;
+	(void)lo;
+	(void)hi;
+	return win_err(w, call, MPI_ERR_RMA_RANGE, "target_disp",
+		       "%d x %s at displacement %ld leaves rank %d's window (%ld bytes, "
+		       "disp_unit %d)", count, type, (long)disp, target,
+		       (long)w->t[target].size, w->t[target].disp_unit);
 }
 
 /* ---- queries and the end ------------------------------------------------ */

@@ -7,7 +7,8 @@
  * passive-target lock), one record per rank as an origin of locks (its
  * node on the targets' waiter lists), one line of accumulate locks per
  * target, the PSCW counts, the acknowledgement counts of the private path,
- * the attached regions of dynamic windows, and, for MPI_Win_allocate and
+ * each rank's line for its table of attached regions (dynamic windows,
+ * win_dyn.h), and, for MPI_Win_allocate and
  * MPI_Win_allocate_shared, every rank's window memory.  MPI_Win_create on MPI_Alloc_mem memory maps the owners'
  * segments instead.  Everything an origin does to a target it does itself,
  * through these mappings: the target never has to take part.
@@ -32,7 +33,6 @@
 #include "handle.h"
 
 #define WIN_MAGIC 0x6e6977696d6873ULL	/* "shmiwin" */
-#define WIN_DYN_MAX 64		/* attached regions per rank */
 #define WIN_ACC_STRIPES 16	/* accumulate locks per target */
 #define WIN_ACC_STRIPE_SHIFT 12	/* each covers the bytes of one 4 KiB page in 16 */
 #define WIN_HELD_MAX 9		/* locks a rank's record names (what fits its line) */
@@ -78,21 +78,6 @@ struct win_shm_rank {
 _Static_assert(sizeof(struct win_shm_rank) == SHM_CACHE_LINE,
 	       "a rank's lock record takes one line");
 
-/* A region attached to a dynamic window, as its owner sees it. */
-struct win_dyn_region {
-	uint64_t addr;			/* in the owner's address space */
-	uint64_t size;
-	uint64_t offset;		/* of addr in the segment */
-	char seg[SHM_NAME_MAX];		/* the MPI_Alloc_mem segment; empty:
-					 * private memory (rma_pkt.h) */
-};
-
-struct win_dyn_table {
-	shm_atomic_u32 gen;		/* odd while the owner changes it */
-	uint32_t n;
-	struct win_dyn_region r[WIN_DYN_MAX];
-};
-
 struct win_shm {
 	uint64_t magic;
 	uint32_t nranks;
@@ -117,6 +102,10 @@ struct win_ops {
 	 * MPI_ERR_RMA_RANGE */
 	int (*locate)(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
 		      MPI_Aint hi, struct rma_args *a);
+	/* raise MPI_ERR_RMA_RANGE in `call` for count elements of type at
+	 * disp, whose bytes [lo, hi) from there locate refused */
+	int (*range_err)(struct win *w, const char *call, int target, MPI_Aint disp,
+			 MPI_Aint lo, MPI_Aint hi, int count, const char *type);
 	/* put (to_target) or get between obuf and the target */
 	int (*copy)(struct rma_args *a, void *obuf, int to_target);
 	/* accumulate, get_accumulate, fetch_and_op */
@@ -192,6 +181,7 @@ struct win {
 	uint32_t held_more;
 	int npriv;		/* targets served by the private path */
 	struct rma_pkt_win *pkt;	/* its state (rma_pkt_origin.c), or NULL */
+	struct win_dyn *dyn;	/* dynamic windows: win_dyn.c's state, or NULL */
 
 	/* epochs of this process */
 	int fence_on;		/* a fence opened an epoch */
@@ -290,33 +280,9 @@ static inline shm_atomic_u32 *win_shm_ack(const struct win *w, int origin, int t
 				  (size_t)origin * w->shm->ack_stride) + target;
 }
 
-static inline struct win_dyn_table *win_shm_dyn(const struct win *w, int r)
-{
-	return (struct win_dyn_table *)((char *)w->shm + w->shm->dyn_off) + r;
-}
-
-/*
- * The bytes [lo, hi) of target t's window at displacement disp, as an
- * address in this process: MPI_SUCCESS and *addr, or MPI_ERR_RMA_RANGE when
- * they are not all inside the target's window (or an attached region).
- * The one place where (base, disp_unit, disp) becomes an address; the
- * inline part serves every window but the dynamic ones.
- */
-int win_target_addr(struct win *w, int target, MPI_Aint disp, MPI_Aint lo,
-		    MPI_Aint hi, char **addr);
-
-/* Dynamic windows: the region of target's that holds the bytes [lo, hi)
- * of address disp (MPI_SUCCESS and *reg, or MPI_ERR_RMA_RANGE), and those
- * bytes as an address here (a direct region). */
-int win_dyn_region(struct win *w, int target, MPI_Aint disp, MPI_Aint lo, MPI_Aint hi,
-		   struct win_dyn_region *reg);
-int win_dyn_addr(struct win *w, int target, MPI_Aint disp,
-		 const struct win_dyn_region *reg, char **addr);
-
-/* A consistent copy of the region of target's table holding [a, a + n);
- * 0, or -ENOENT. */
-int win_dyn_find(const struct win *w, int target, uint64_t a, uint64_t n,
-		 struct win_dyn_region *out);
+/* The range_err of the paths of static windows (direct and private). */
+int win_range_err_static(struct win *w, const char *call, int target, MPI_Aint disp,
+			 MPI_Aint lo, MPI_Aint hi, int count, const char *type);
 
 /* Where disp lands in target's window, as every origin counts it: the
  * byte offset in a static window, the address at the target in a dynamic
@@ -327,7 +293,13 @@ static inline uint64_t win_target_key(const struct win *w, int target, MPI_Aint 
 	return (uint64_t)disp * (uint64_t)w->t[target].disp_unit;
 }
 
-/* The same as an offset in t's window (every static window). */
+/*
+ * The bytes [lo, hi) of target t's window at displacement disp, as an
+ * offset in t's window (every static window): MPI_SUCCESS, or
+ * MPI_ERR_RMA_RANGE when they are not all inside it.  With
+ * win_target_addr_static, the one place where (base, disp_unit, disp)
+ * becomes an address; dynamic windows have theirs in win_dyn.h.
+ */
 static inline int win_target_offset(const struct win_target *t, MPI_Aint disp,
 				    MPI_Aint lo, MPI_Aint hi, MPI_Aint *at)
 {
@@ -342,6 +314,10 @@ static inline int win_target_addr_static(const struct win_target *t, MPI_Aint di
 {
 	MPI_Aint at;
 
+	if (hi <= lo) {
+		*addr = t->base;	/* nothing is touched */
+		return MPI_SUCCESS;
+	}
 	if (win_target_offset(t, disp, lo, hi, &at) != MPI_SUCCESS)
 		return MPI_ERR_RMA_RANGE;
 	*addr = t->base + at;
