@@ -352,7 +352,11 @@ struct win_dyn {
 	struct dyn_view engine;		/* this rank's engine, on its own table */
 	struct win_dyn_span span;	/* the last lookup's */
 	uint8_t *mixed;			/* [size], rma_dynamic.c's */
+	struct win_dyn *next;		/* on dyn_live */
 };
+
+/* The dynamic windows of this process not freed yet (MPI_Finalize). */
+static struct win_dyn *dyn_live;
 
 static int dyn_table_name(const struct win *w, int owner, uint64_t gen, char *name)
 {
@@ -1073,6 +1077,8 @@ int win_dyn_init(struct win *w)
 	if (!dw)
 		return -ENOMEM;
 	w->dyn = dw;
+	dw->next = dyn_live;
+	dyn_live = dw;
 	dw->ctl = (struct win_dyn_ctl *)((char *)w->shm + w->shm->dyn_off);
 	dw->own.seg.fd = -1;
 	dw->engine.seg.fd = -1;
@@ -1101,6 +1107,11 @@ void win_dyn_fini(struct win *w)
 
 	if (!dw)
 		return;
+	for (struct win_dyn **p = &dyn_live; *p; p = &(*p)->next)
+		if (*p == dw) {
+			*p = dw->next;
+			break;
+		}
 	if (dw->views)
 		for (int r = 0; r < w->size; r++)
 			dyn_view_fini(&dw->views[r]);
@@ -1117,6 +1128,14 @@ void win_dyn_fini(struct win *w)
 	free(dw->span.p);
 	free(dw);
 	w->dyn = NULL;
+}
+
+void win_dyn_finalize(void)
+{
+	for (struct win_dyn *dw = dyn_live; dw; dw = dw->next)
+		if (dw->own.seg.base)
+			shm_seg_unlink(dw->own.seg.name);
+	dyn_live = NULL;
 }
 
 /* The window for `call`, which must be a dynamic one. */
