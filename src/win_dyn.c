@@ -22,13 +22,15 @@
  * Writing (the owner, in MPI_Win_attach and MPI_Win_detach):
  *   1. seq + 1 (odd), then a release fence;
  *   2. change the table in place, every word a relaxed atomic store;
- *   3. seq + 2 (even), a release store.
+ *   3. seq + 1 again (even), a release store.
  * When the table is full, the owner first writes a new segment of twice
  * the room (generation + 1) holding the whole table, then publishes it in
  * a write section whose one change is `table` = the new generation; then
  * it unlinks the old segment's name and unmaps it.
  *
- * Reading (any origin; the owner's engine, through a mapping of its own):
+ * Reading (any origin; the owner's engine, through a mapping of its own;
+ * the owner's application thread, the one writer, reads its own table
+ * where it writes it):
  *   1. s = seq (acquire); odd: the owner is writing, wait;
  *   2. g = table; when g is not the generation this origin has mapped, it
  *      maps generation g by its name, unmaps the old one, and starts over
@@ -64,10 +66,10 @@
  * The common case costs one load: an origin remembers the region it found
  * last (its bounds, where it is mapped here) with the seq it was found
  * under, and while seq has not moved a range inside that region needs no
- * search.  An origin may access only regions attached before the
- * synchronization that opened its epoch (MPI 3.1, section 11.2.4), while
- * the owner may attach and detach others at any time: a change of seq
- * costs the next lookup its searches, nothing else.
+ * search.  An origin targets only memory whose MPI_Win_attach has
+ * returned (MPI 3.1, section 11.2.4), while the owner may attach and
+ * detach other regions at any time: a change of seq costs the next lookup
+ * its searches, nothing else.
  *
  * Regions may not overlap (MPI 3.1, section 11.2.4: multiple but
  * nonoverlapping regions): attaching memory that overlaps an attached
