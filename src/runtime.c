@@ -35,6 +35,7 @@
 #include "adversary.h"
 #include "runtime.h"
 #include "state.h"
+#include "win_dyn.h"
 #include "../shm/membarrier.h"
 
 struct runtime rt = { .ctl_seg = { .fd = -1 } };
@@ -315,6 +316,7 @@ API(int, Finalize, (void))
 	atomic_store_explicit(&rt.self->phase, SHM_RANK_FINALIZED,
 			      memory_order_release);
 	progress_fini();
+	win_dyn_finalize();
 	mem_fini();
 	comm_fini_builtins();
 	group_fini_builtins();

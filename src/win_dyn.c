@@ -22,13 +22,15 @@
  * Writing (the owner, in MPI_Win_attach and MPI_Win_detach):
  *   1. seq + 1 (odd), then a release fence;
  *   2. change the table in place, every word a relaxed atomic store;
- *   3. seq + 2 (even), a release store.
+ *   3. seq + 1 again (even), a release store.
  * When the table is full, the owner first writes a new segment of twice
  * the room (generation + 1) holding the whole table, then publishes it in
  * a write section whose one change is `table` = the new generation; then
  * it unlinks the old segment's name and unmaps it.
  *
- * Reading (any origin; the owner's engine, through a mapping of its own):
+ * Reading (any origin; the owner's engine, through a mapping of its own;
+ * the owner's application thread, the one writer, reads its own table
+ * where it writes it):
  *   1. s = seq (acquire); odd: the owner is writing, wait;
  *   2. g = table; when g is not the generation this origin has mapped, it
  *      maps generation g by its name, unmaps the old one, and starts over
@@ -64,10 +66,10 @@
  * The common case costs one load: an origin remembers the region it found
  * last (its bounds, where it is mapped here) with the seq it was found
  * under, and while seq has not moved a range inside that region needs no
- * search.  An origin may access only regions attached before the
- * synchronization that opened its epoch (MPI 3.1, section 11.2.4), while
- * the owner may attach and detach others at any time: a change of seq
- * costs the next lookup its searches, nothing else.
+ * search.  An origin targets only memory whose MPI_Win_attach has
+ * returned (MPI 3.1, section 11.2.4), while the owner may attach and
+ * detach other regions at any time: a change of seq costs the next lookup
+ * its searches, nothing else.
  *
  * Regions may not overlap (MPI 3.1, section 11.2.4: multiple but
  * nonoverlapping regions): attaching memory that overlaps an attached
@@ -352,7 +354,11 @@ struct win_dyn {
 	struct dyn_view engine;		/* this rank's engine, on its own table */
 	struct win_dyn_span span;	/* the last lookup's */
 	uint8_t *mixed;			/* [size], rma_dynamic.c's */
+	struct win_dyn *next;		/* on dyn_live */
 };
+
+/* The dynamic windows of this process not freed yet (MPI_Finalize). */
+static struct win_dyn *dyn_live;
 
 static int dyn_table_name(const struct win *w, int owner, uint64_t gen, char *name)
 {
@@ -1073,6 +1079,8 @@ int win_dyn_init(struct win *w)
 	if (!dw)
 		return -ENOMEM;
 	w->dyn = dw;
+	dw->next = dyn_live;
+	dyn_live = dw;
 	dw->ctl = (struct win_dyn_ctl *)((char *)w->shm + w->shm->dyn_off);
 	dw->own.seg.fd = -1;
 	dw->engine.seg.fd = -1;
@@ -1101,6 +1109,11 @@ void win_dyn_fini(struct win *w)
 
 	if (!dw)
 		return;
+	for (struct win_dyn **p = &dyn_live; *p; p = &(*p)->next)
+		if (*p == dw) {
+			*p = dw->next;
+			break;
+		}
 	if (dw->views)
 		for (int r = 0; r < w->size; r++)
 			dyn_view_fini(&dw->views[r]);
@@ -1117,6 +1130,14 @@ void win_dyn_fini(struct win *w)
 	free(dw->span.p);
 	free(dw);
 	w->dyn = NULL;
+}
+
+void win_dyn_finalize(void)
+{
+	for (struct win_dyn *dw = dyn_live; dw; dw = dw->next)
+		if (dw->own.seg.base)
+			shm_seg_unlink(dw->own.seg.name);
+	dyn_live = NULL;
 }
 
 /* The window for `call`, which must be a dynamic one. */

@@ -43,9 +43,13 @@ struct win_dyn_span {
 	int priv;		/* pieces with at == NULL */
 };
 
-/* Set-up at window creation (every flavor: cheap), and teardown. */
+/* Set-up at the creation of a dynamic window, and teardown. */
 int win_dyn_init(struct win *w);
 void win_dyn_fini(struct win *w);
+
+/* MPI_Finalize: the tables of windows never freed leave /dev/shm (the
+ * windows themselves are no longer used). */
+void win_dyn_finalize(void);
 
 /*
  * Where the bytes [addr, addr + len) of target's attached memory are:

@@ -4,10 +4,11 @@
 # array in halves, one MPI_Alloc_mem block in halves, two blocks end to
 # end, shared and private memory end to end), attach and detach while the
 # other ranks access other regions of the same rank, memory freed and
-# allocated again between rounds of accesses, the error classes and
-# the message of a range that leaves attached memory, and a linked list of
-# one region per element built with compare-and-swap under each kind of
-# passive-target epoch; then the same under the adversarial mode.
+# allocated again between rounds of accesses, the error classes and the
+# message of a range that leaves attached memory, a window left to
+# MPI_Finalize, and a linked list of one region per element built with
+# compare-and-swap under each kind of passive-target epoch; then some of
+# it under the adversarial mode.
 . "$SHMPI_TOP/tests/lib.sh"
 
 P=$PROGS/rma_dynamic
@@ -51,6 +52,14 @@ for near in below above; do
 		bad="$bad fatal-$near"
 	fi
 done
+
+# a window never freed: MPI_Finalize removes its table, without shmrun too
+[ "$("$P" unfreed 2>"$TMP/err")" = "ok unfreed" ] || {
+	echo "unfreed, without shmrun:"
+	sed 's/^/    /' "$TMP/err"
+	bad="$bad unfreed"
+}
+expect_no_shm_left "a dynamic window left to MPI_Finalize"
 
 # the adversarial mode: every region goes through the target's engine
 for t in "many alloc" "halves" "concurrent alloc" "errors"; do

@@ -9,6 +9,7 @@
  *   rma_dynamic halves                    ranges across two regions
  *   rma_dynamic concurrent [alloc|malloc] attach/detach during accesses
  *   rma_dynamic reuse                     new MPI_Alloc_mem memory each round
+ *   rma_dynamic unfreed                   a window left to MPI_Finalize
  *   rma_dynamic errors                    error classes (MPI_ERRORS_RETURN)
  *   rma_dynamic fatal                     a range error's message, fatal
  */
@@ -746,6 +747,17 @@ static void test_fatal(const char *which)
 	free(m);
 }
 
+/* A dynamic window with memory attached, never freed: MPI_Finalize leaves
+ * nothing of it in /dev/shm, even without shmrun to clean up. */
+static void test_unfreed(void)
+{
+	static long m[8];
+	MPI_Win win;
+
+	CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+	CHECK_MPI(MPI_Win_attach(win, m, sizeof(m)));
+}
+
 int main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "many";
@@ -763,6 +775,8 @@ int main(int argc, char **argv)
 		test_concurrent(argc, argv);
 	else if (!strcmp(which, "reuse"))
 		test_reuse();
+	else if (!strcmp(which, "unfreed"))
+		test_unfreed();
 	else if (!strcmp(which, "errors"))
 		test_errors();
 	else if (!strcmp(which, "fatal"))
