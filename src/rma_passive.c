@@ -61,37 +61,38 @@ static inline struct shm_rwlock *target_lock(const struct win *w, int target)
 
 /* ---- this rank's record of what it holds (diagnosis) --------------------- */
 
-/* Note a lock taken (excl: WIN_HELD_EXCL or 0) in the record waiters read.
- * Only this rank writes its record; w->held mirrors it, so that it never
- * loads the shared line back. */
+/* Note a lock taken (excl: WIN_HELD_EXCL or 0) in the record waiters read:
+ * in slot target mod WIN_HELD_MAX, or counted in held_more when another
+ * lock has it.  Only this rank writes its record; w->held mirrors it, so
+ * that it never loads the shared line back.  One store on the hot path. */
 static inline void held_add(struct win *w, int target, uint32_t excl)
 {
 	struct win_shm_rank *me = win_shm_rank(w, w->rank);
+	unsigned i = (unsigned)target % WIN_HELD_MAX;
 
-	for (int i = 0; i < WIN_HELD_MAX; i++)
-		if (!w->held[i]) {
-			w->held[i] = ((uint32_t)target + 1) | excl;
-			/* relaxed: read for diagnosis only */
-			atomic_store_explicit(&me->held[i], w->held[i], memory_order_relaxed);
-			return;
-		}
-	/* relaxed: as above */
-	atomic_store_explicit(&me->held_more, ++w->held_more, memory_order_relaxed);
+	if (!w->held[i]) {
+		w->held[i] = ((uint32_t)target + 1) | excl;
+		/* relaxed: read for diagnosis only */
+		atomic_store_explicit(&me->held[i], w->held[i], memory_order_relaxed);
+	} else {
+		/* relaxed: as above */
+		atomic_store_explicit(&me->held_more, ++w->held_more, memory_order_relaxed);
+	}
 }
 
 static inline void held_remove(struct win *w, int target)
 {
 	struct win_shm_rank *me = win_shm_rank(w, w->rank);
+	unsigned i = (unsigned)target % WIN_HELD_MAX;
 
-	for (int i = 0; i < WIN_HELD_MAX; i++)
-		if ((w->held[i] & ~WIN_HELD_EXCL) == (uint32_t)target + 1) {
-			w->held[i] = 0;
-			/* relaxed: read for diagnosis only */
-			atomic_store_explicit(&me->held[i], 0, memory_order_relaxed);
-			return;
-		}
-	/* relaxed: as above */
-	atomic_store_explicit(&me->held_more, --w->held_more, memory_order_relaxed);
+	if ((w->held[i] & ~WIN_HELD_EXCL) == (uint32_t)target + 1) {
+		w->held[i] = 0;
+		/* relaxed: read for diagnosis only */
+		atomic_store_explicit(&me->held[i], 0, memory_order_relaxed);
+	} else {
+		/* relaxed: as above */
+		atomic_store_explicit(&me->held_more, --w->held_more, memory_order_relaxed);
+	}
 }
 
 /* lock_all holds the targets below upto (relaxed: diagnosis only). */
@@ -120,11 +121,8 @@ static int holds_shared(const struct win *w, int r, int target)
 	/* relaxed, all: a rank's own diagnosis record */
 	if ((int)atomic_load_explicit(&rec->all_upto, memory_order_relaxed) > target)
 		return 1;
-	for (int i = 0; i < WIN_HELD_MAX; i++)
-		if (atomic_load_explicit(&rec->held[i], memory_order_relaxed) ==
-		    (uint32_t)target + 1)
-			return 1;
-	return 0;
+	return atomic_load_explicit(&rec->held[(unsigned)target % WIN_HELD_MAX],
+				    memory_order_relaxed) == (uint32_t)target + 1;
 }
 
 /* The first earlier waiter of l's target whose request conflicts with
@@ -254,7 +252,11 @@ static inline void unlock_shared(struct win *w, int target)
 		wake_granted(w, target);
 }
 
-void rma_direct_lock(struct win *w, int target, int lock_type)
+/* MPI_Win_lock and MPI_Win_unlock of a direct target, inline for the API
+ * calls' fast paths; rma_direct_lock and rma_direct_unlock are the same
+ * for the table of operations. */
+static inline __attribute__((always_inline)) void direct_lock(struct win *w, int target,
+							       int lock_type)
 {
 	struct shm_rwlock *lock = target_lock(w, target);
 	struct shm_rwlock_ticket t;
@@ -271,7 +273,7 @@ void rma_direct_lock(struct win *w, int target, int lock_type)
 	held_add(w, target, WIN_HELD_EXCL);
 }
 
-void rma_direct_unlock(struct win *w, int target)
+static inline __attribute__((always_inline)) void direct_unlock(struct win *w, int target)
 {
 	struct shm_rwlock *lock = target_lock(w, target);
 
@@ -294,6 +296,16 @@ void rma_direct_unlock(struct win *w, int target)
 		shm_fence();
 		break;
 	}
+}
+
+void rma_direct_lock(struct win *w, int target, int lock_type)
+{
+	direct_lock(w, target, lock_type);
+}
+
+void rma_direct_unlock(struct win *w, int target)
+{
+	direct_unlock(w, target);
 }
 
 /* Every operation is complete when its call returns: a flush only orders
@@ -378,7 +390,7 @@ API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
 	    w->no_locks || w->start_group || w->fence_on || w->npriv ||
 	    w->t[rank].path != WIN_PATH_DIRECT)
 		return win_lock_general(lock_type, rank, assert, win);
-	rma_direct_lock(w, rank, lock_type);
+	direct_lock(w, rank, lock_type);
 	w->locked[rank] = lock_type == MPI_LOCK_SHARED ? WIN_LOCKED_SHARED :
 			  WIN_LOCKED_EXCLUSIVE;
 	w->nlocked++;
@@ -417,7 +429,7 @@ API(int, Win_unlock, (int rank, MPI_Win win))
 	     w->locked[rank] != WIN_LOCKED_EXCLUSIVE) ||
 	    w->t[rank].path != WIN_PATH_DIRECT)
 		return win_unlock_general(rank, win);
-	rma_direct_unlock(w, rank);
+	direct_unlock(w, rank);
 	w->locked[rank] = WIN_UNLOCKED;
 	w->nlocked--;
 	return MPI_SUCCESS;
@@ -434,11 +446,21 @@ static void lock_all_targets(struct win *w)
 	int mixed = w->npriv && w->npriv < w->size && w->flavor != MPI_WIN_FLAVOR_DYNAMIC;
 
 	for (int r = 0; r < w->size; r++) {
-		held_all_upto(w, r);
-		if (w->t[r].path != WIN_PATH_PRIVATE)
-			lock_shared(w, r, CALL_WIN_LOCK_ALL, SHM_RANK_LOCK_ALL);
-		else if (mixed)
-			rma_pkt_acquire(w, r, CALL_WIN_LOCK_ALL);
+		struct shm_rwlock_ticket t;
+
+		if (w->t[r].path == WIN_PATH_PRIVATE) {
+			if (mixed) {
+				held_all_upto(w, r);
+				rma_pkt_acquire(w, r, CALL_WIN_LOCK_ALL);
+			}
+			continue;
+		}
+		t = shm_rwlock_read_begin(target_lock(w, r));
+		if (!shm_rwlock_ready(target_lock(w, r), &t)) {
+			/* what it holds, for whoever it keeps waiting meanwhile */
+			held_all_upto(w, r);
+			lock_wait(w, CALL_WIN_LOCK_ALL, r, SHM_RANK_LOCK_ALL, t);
+		}
 	}
 	held_all_upto(w, w->size);
 }
