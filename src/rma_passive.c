@@ -216,6 +216,10 @@ static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call
 	struct shm_rwlock *lock = target_lock(w, target);
 	struct lock_wait l = { w, target, ticket, 0 };
 
+	/* a lock_all holds the targets below this one: say so to whoever it
+	 * keeps waiting meanwhile */
+	if (kind == SHM_RANK_LOCK_ALL)
+		held_all_upto(w, target);
 	state_block(call, WAIT_WIN_LOCK, comm_world_rank(w->comm, target), (int)kind,
 		    w->comm->ctx);
 	if (!shm_rwlock_enlist(lock, &w->lock_nodes, (uint32_t)w->rank, &ticket))
@@ -446,20 +450,11 @@ static void lock_all_targets(struct win *w)
 	int mixed = w->npriv && w->npriv < w->size && w->flavor != MPI_WIN_FLAVOR_DYNAMIC;
 
 	for (int r = 0; r < w->size; r++) {
-		struct shm_rwlock_ticket t;
-
-		if (w->t[r].path == WIN_PATH_PRIVATE) {
-			if (mixed) {
-				held_all_upto(w, r);
-				rma_pkt_acquire(w, r, CALL_WIN_LOCK_ALL);
-			}
-			continue;
-		}
-		t = shm_rwlock_read_begin(target_lock(w, r));
-		if (!shm_rwlock_ready(target_lock(w, r), &t)) {
-			/* what it holds, for whoever it keeps waiting meanwhile */
+		if (w->t[r].path != WIN_PATH_PRIVATE) {
+			lock_shared(w, r, CALL_WIN_LOCK_ALL, SHM_RANK_LOCK_ALL);
+		} else if (mixed) {
 			held_all_upto(w, r);
-			lock_wait(w, CALL_WIN_LOCK_ALL, r, SHM_RANK_LOCK_ALL, t);
+			rma_pkt_acquire(w, r, CALL_WIN_LOCK_ALL);
 		}
 	}
 	held_all_upto(w, w->size);
