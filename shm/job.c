@@ -127,6 +127,18 @@ int shm_job_name(char *buf, size_t len, uid_t uid, const char *id, const char *w
 }
 
 /*
+ * Whether an object whose status changed at `ctime` is younger than the grace
+ * period.  time(2) reads the clock as of the last tick, while tmpfs may stamp
+ * a file from the fine-grained clock (multigrain timestamps, Linux 6.13), so
+ * a new file can look up to a tick in the future: `now` is the fine clock,
+ * and a grace of 0 means none at all.
+ */
+static int job_young(time_t now, time_t ctime, int grace_s)
+{
+	return grace_s > 0 && now - ctime < grace_s;
+}
+
+/*
  * What cleanup makes of a job id: alive (leave it), dead (remove all of it),
  * or without control segment (remove only objects past the grace period:
  * a job's objects may exist briefly before its control segment is sized).
@@ -149,7 +161,7 @@ static enum job_fate job_judge(uid_t uid, const char *id, time_t now, int grace_
 		fate = JOB_ALIVE;	/* not ours to judge */
 	else if (flock(fd, LOCK_EX | LOCK_NB) < 0)
 		fate = JOB_ALIVE;	/* its launcher holds the lock */
-	else if (st.st_size == 0 && now - st.st_ctime < grace_s)
+	else if (st.st_size == 0 && job_young(now, st.st_ctime, grace_s))
 		fate = JOB_ALIVE;	/* still being created */
 	else
 		fate = JOB_DEAD;
@@ -179,11 +191,14 @@ int shm_job_cleanup_dead(uid_t uid, int grace_s)
 	} *jobs = NULL;
 	char prefix[64], id[SHM_JOB_ID_LEN + 1];
 	size_t njobs = 0, cap = 0, plen;
-	time_t now = time(NULL);
+	struct timespec clock_now;
 	struct dirent *de;
 	int removed = 0;
+	time_t now;
 	DIR *dir;
 
+	clock_gettime(CLOCK_REALTIME, &clock_now);
+	now = clock_now.tv_sec;
 	snprintf(prefix, sizeof(prefix), SHM_JOB_NAME_PREFIX "%u-", (unsigned)uid);
 	plen = strlen(prefix);
 	dir = opendir("/dev/shm");
@@ -228,7 +243,7 @@ int shm_job_cleanup_dead(uid_t uid, int grace_s)
 		if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    st.st_uid != uid)
 			continue;
-		if (jobs[j].fate == JOB_NO_CTL && now - st.st_ctime < grace_s)
+		if (jobs[j].fate == JOB_NO_CTL && job_young(now, st.st_ctime, grace_s))
 			continue;
 		if (unlinkat(dirfd(dir), de->d_name, 0) == 0)
 			removed++;
