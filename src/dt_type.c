@@ -672,8 +672,13 @@ API(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
 API(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
 {
 	struct datatype *dt;
-	int rc = dt_query("MPI_Type_get_name", datatype, &dt, type_name, "type_name",
-			  resultlen, "resultlen");
+	int rc;
+
+	/* the name may change (MPI_Type_set_name): read it under the call's
+	 * lock (MPI_THREAD_MULTIPLE), not only the lookup */
+	runtime_check("MPI_Type_get_name");
+	rc = dt_query("MPI_Type_get_name", datatype, &dt, type_name, "type_name",
+		      resultlen, "resultlen");
 
 	if (rc != MPI_SUCCESS)
 		return rc;

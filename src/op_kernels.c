@@ -34,8 +34,11 @@
 
 /* x86-64: every kernel also built for AVX2, chosen once when the library
  * loads (an ifunc); twice the lanes of the SSE2 baseline halves the time
- * of long accumulates and reductions that stay in cache. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+ * of long accumulates and reductions that stay in cache.  Not under
+ * ThreadSanitizer, whose instrumented resolvers would run before its
+ * runtime is set up. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__SANITIZE_THREAD__)
 #define OP_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define OP_CLONES

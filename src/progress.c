@@ -55,6 +55,7 @@
 #include "datatype.h"
 #include "progress.h"
 #include "runtime.h"
+#include "serial.h"
 #include "state.h"
 
 /* Control packets (and their payload) that found no room and wait for it,
@@ -118,15 +119,22 @@ static __thread int eng_in_thread;
 static progress_hook_t hooks[PROGRESS_MAX_HOOKS];
 static int nhooks;
 
+/* Under MPI_THREAD_MULTIPLE the engine's lock is the lock of serial.h,
+ * which every call holds already (rt.multi is set before the progress
+ * thread starts and kept until it has ended). */
 void progress_lock(void)
 {
-	if (eng.strong)
+	if (rt.multi)
+		serial_lock();
+	else if (eng.strong)
 		pthread_mutex_lock(&eng.lock);
 }
 
 void progress_unlock(void)
 {
-	if (eng.strong)
+	if (rt.multi)
+		serial_unlock();
+	else if (eng.strong)
 		pthread_mutex_unlock(&eng.lock);
 }
 
@@ -239,7 +247,7 @@ int progress_init(void)
 		eng.chunk = max_record - (uint32_t)sizeof(struct pkt);
 	eng.eager_max = eng.chunk < 8192 ? eng.chunk : 8192;
 	rc = rt.progress_strong ? progress_thread_start() : 0;
-	state_strong(eng.strong);
+	state_strong(eng.strong, rt.multi);
 	return rc;
 }
 
@@ -248,9 +256,14 @@ void progress_fini(void)
 	struct unexp *u = eng.unexp_head;
 
 	if (eng.strong) {
+		/* the thread may wait for the lock of serial.h, which this
+		 * call holds under MPI_THREAD_MULTIPLE: let go while it ends */
+		unsigned holds = serial_release();
+
 		atomic_store_explicit(&eng.stop, 1, memory_order_relaxed);
 		progress_wake_rank(eng.me);
 		pthread_join(eng.thread, NULL);
+		serial_reacquire(holds);
 		pthread_mutex_destroy(&eng.lock);
 		eng.strong = 0;
 	}
@@ -951,6 +964,37 @@ void progress_wait_napping(int (*done)(void *), void *arg, const struct timespec
 	wait_loop(done, arg, arg, nap);
 }
 
+/*
+ * One idle round of a wait under MPI_THREAD_MULTIPLE (returns whether it
+ * slept): the same spin, yield and sleep as below, but without the lock of serial.h, which the other
+ * threads of the process need meanwhile: what this thread waits for may be
+ * what one of them is about to do.  A sleep lasts WAIT_MULTI_NAP at most,
+ * a safety net under the doorbell that completions ring (serial.c).
+ */
+#define WAIT_MULTI_NAP_NS 2000000L
+
+static int wait_multi(struct wait_for *w, const struct timespec *nap, unsigned idle)
+{
+	static const struct timespec multi_nap = { 0, WAIT_MULTI_NAP_NS };
+	unsigned holds;
+
+	if (idle < rt.spins + rt.yields) {
+		holds = serial_release();
+		if (idle < rt.spins)
+			shm_cpu_relax();
+		else
+			sched_yield();
+		serial_reacquire(holds);
+		return 0;
+	}
+	if (!nap || nap->tv_sec > 0 || nap->tv_nsec > WAIT_MULTI_NAP_NS)
+		nap = &multi_nap;
+	holds = serial_sleep_begin();
+	doorbell_sleep(progress_ready, w, nap);
+	serial_sleep_end(holds);
+	return 1;
+}
+
 static void wait_loop(int (*done)(void *), void *arg, const void *key,
 		      const struct timespec *nap)
 {
@@ -972,6 +1016,11 @@ static void wait_loop(int (*done)(void *), void *arg, const void *key,
 		progress_unlock();
 		if (finished)
 			return;
+		if (rt.multi) {
+			if (wait_multi(&w, nap, idle++))
+				idle = 0;
+			continue;
+		}
 		if (idle++ < rt.spins) {
 			shm_cpu_relax();
 			continue;

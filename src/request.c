@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "request.h"
 #include "runtime.h"
+#include "serial.h"
 #include "state.h"
 
 struct request *req_new(enum req_kind kind, int with_handle)
@@ -75,6 +76,9 @@ void req_complete(struct request *r)
 		req_release_async(r);
 		return;
 	}
+	/* another thread may sleep waiting for it (MPI_THREAD_MULTIPLE) */
+	if (rt.multi)
+		serial_note_completion();
 	/* release: the status and data are written before anyone sees it */
 	atomic_store_explicit(&r->complete, 1, memory_order_release);
 }

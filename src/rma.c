@@ -252,13 +252,13 @@ rma_copy(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 	 int target_rank, MPI_Aint target_disp, int target_count,
 	 MPI_Datatype target_datatype, MPI_Win win, int to_target)
 {
-	struct win *w = win_get(win);
 	size_t esize, bytes;
+	struct win *w;
 	char *addr;
 	void *dst;
 	const void *src;
 
-	if (rt.phase != RUNTIME_ACTIVE || !w || !origin_addr ||
+	if (!(w = win_get(win)) || !origin_addr ||
 	    !(addr = rma_fast(w, target_rank, target_disp, origin_count, origin_datatype,
 			      target_count, target_datatype, &esize)))
 		return -1;
@@ -312,9 +312,19 @@ get_general(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 				target_datatype, win, 0);
 }
 
-API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-	       int target_rank, MPI_Aint target_disp, int target_count,
-	       MPI_Datatype target_datatype, MPI_Win win))
+/*
+ * The API calls with a fast path have three parts: the call, which tests
+ * the gate (runtime.h) and goes on inline; the body (*_fast), which takes
+ * the common case inline and hands anything else to the general path; and
+ * the gated entry (*_serial), for before MPI_Init and after MPI_Finalize
+ * (runtime_check ends the process) and for MPI_THREAD_MULTIPLE, where it
+ * holds the lock of serial.h around the same body.  Handles are looked up
+ * only inside the body, under that lock.
+ */
+static inline __attribute__((always_inline)) int
+put_fast(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	 int target_rank, MPI_Aint target_disp, int target_count,
+	 MPI_Datatype target_datatype, MPI_Win win)
 {
 	if (rma_copy((void *)origin_addr, origin_count, origin_datatype, target_rank,
 		     target_disp, target_count, target_datatype, win, 1) == MPI_SUCCESS)
@@ -323,15 +333,58 @@ API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_da
 			   target_disp, target_count, target_datatype, win);
 }
 
-API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+static __attribute__((noinline)) int
+put_serial(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	   int target_rank, MPI_Aint target_disp, int target_count,
+	   MPI_Datatype target_datatype, MPI_Win win)
+{
+	runtime_check("MPI_Put");
+	return put_fast(origin_addr, origin_count, origin_datatype, target_rank,
+			target_disp, target_count, target_datatype, win);
+}
+
+API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 	       int target_rank, MPI_Aint target_disp, int target_count,
 	       MPI_Datatype target_datatype, MPI_Win win))
+{
+	if (rt.gate)
+		return put_serial(origin_addr, origin_count, origin_datatype, target_rank,
+				  target_disp, target_count, target_datatype, win);
+	return put_fast(origin_addr, origin_count, origin_datatype, target_rank,
+			target_disp, target_count, target_datatype, win);
+}
+
+static inline __attribute__((always_inline)) int
+get_fast(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	 int target_rank, MPI_Aint target_disp, int target_count,
+	 MPI_Datatype target_datatype, MPI_Win win)
 {
 	if (rma_copy(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
 		     target_count, target_datatype, win, 0) == MPI_SUCCESS)
 		return MPI_SUCCESS;
 	return get_general(origin_addr, origin_count, origin_datatype, target_rank,
 			   target_disp, target_count, target_datatype, win);
+}
+
+static __attribute__((noinline)) int
+get_serial(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	   int target_rank, MPI_Aint target_disp, int target_count,
+	   MPI_Datatype target_datatype, MPI_Win win)
+{
+	runtime_check("MPI_Get");
+	return get_fast(origin_addr, origin_count, origin_datatype, target_rank,
+			target_disp, target_count, target_datatype, win);
+}
+
+API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	       int target_rank, MPI_Aint target_disp, int target_count,
+	       MPI_Datatype target_datatype, MPI_Win win))
+{
+	if (rt.gate)
+		return get_serial(origin_addr, origin_count, origin_datatype, target_rank,
+				  target_disp, target_count, target_datatype, win);
+	return get_fast(origin_addr, origin_count, origin_datatype, target_rank,
+			target_disp, target_count, target_datatype, win);
 }
 
 /* ---- accumulates -------------------------------------------------------- */

@@ -603,10 +603,16 @@ static int pt_flush_locks(struct win *w, int target)
  * with their unlock need not wait: the target releases them by itself.
  * lock_state is read outside the engine's lock: only this thread changes
  * it from LS_NONE (the engine's grant changes LS_REQUESTED, and nothing of
- * ours is requested here).
+ * ours is requested here).  Not under MPI_THREAD_MULTIPLE (below).
  */
 void rma_pkt_acquire_below(struct win *w, int below, enum call_id call)
 {
+	/* Under MPI_THREAD_MULTIPLE the open epochs may be other threads',
+	 * whose locks this thread must not take or wait for (their state is
+	 * theirs to change, and their order is not this thread's program
+	 * order): each lock is then taken by its own epoch's calls alone. */
+	if (rt.multi)
+		return;
 	for (int r = 0; r < below; r++)
 		rma_pkt_acquire(w, r, call);
 }

@@ -93,10 +93,13 @@ static inline void state_owes(uint32_t npeers)
 	atomic_store_explicit(&rt.self->state.owes, npeers, memory_order_relaxed);
 }
 
-/* Once at MPI_Init: whether a progress thread runs this rank's engine. */
-static inline void state_strong(int strong)
+/* Once at MPI_Init: whether a progress thread runs this rank's engine,
+ * and whether several threads may call MPI at once. */
+static inline void state_strong(int strong, int threads)
 {
-	atomic_store_explicit(&rt.self->state.strong, strong != 0, memory_order_relaxed);
+	atomic_store_explicit(&rt.self->state.strong,
+			      (strong ? SHM_RANK_STRONG : 0) | (threads ? SHM_RANK_THREADS : 0),
+			      memory_order_relaxed);
 }
 
 #endif
