@@ -878,19 +878,6 @@ static void test_errors(void)
 	EXPECT_ERR(MPI_ERR_COMM, MPI_Iallreduce(a, b, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
 						&req));
 	CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
-	/* intracommunicators only */
-	if (size >= 2) {
-		MPI_Comm half, inter;
-
-		CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank < size / 2, rank, &half));
-		CHECK_MPI(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD,
-					       rank < size / 2 ? size / 2 : 0, 7, &inter));
-		CHECK_MPI(MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN));
-		EXPECT_ERR(MPI_ERR_COMM, MPI_Ibarrier(inter, &req));
-		EXPECT_ERR(MPI_ERR_COMM, MPI_Ibcast(a, 1, MPI_INT, 0, inter, &req));
-		CHECK_MPI(MPI_Comm_free(&inter));
-		CHECK_MPI(MPI_Comm_free(&half));
-	}
 	/* nothing changed: the next collectives match on every rank */
 	CHECK_MPI(MPI_Iallreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, comm, &req));
 	CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
