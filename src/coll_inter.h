@@ -33,11 +33,11 @@ int coll_check_reduce(const char *call, MPI_Comm comm, int count, MPI_Datatype d
 		      MPI_Op op, struct datatype **dt, const struct op **o);
 
 /* A root argument on intercommunicator c: MPI_ROOT, MPI_PROC_NULL or a rank
- * of the remote group (MPI 3.1, section 5.2.2), else MPI_ERR_ROOT. */
+ * of the remote group (MPI 3.1, section 5.2.3), else MPI_ERR_ROOT. */
 int inter_check_root(const char *call, MPI_Comm comm, const struct comm *c, int root);
 
 /* Raise MPI_ERR_BUFFER: argument `arg` is MPI_IN_PLACE, which no collective
- * takes on an intercommunicator (MPI 3.1, section 5.2.2). */
+ * takes on an intercommunicator (MPI 3.1, section 5.2.3). */
 int inter_err_in_place(const char *call, MPI_Comm comm, const char *arg);
 
 int inter_bcast(MPI_Comm comm, struct comm *c, void *buffer, int count,

@@ -11,8 +11,8 @@
  * Data flows from one group to the other.  A root argument is MPI_ROOT at
  * the root, MPI_PROC_NULL at the other members of the root's group (for
  * whom the call moves nothing: their request completes at once), and the
- * root's rank in the remote group at every member of the other group.
- * MPI_IN_PLACE does not apply to intercommunicators (section 5.2.2).
+ * root's rank in the remote group at every member of the other group;
+ * MPI_IN_PLACE does not apply to intercommunicators (section 5.2.3).
  *
  * Messages between the groups name remote ranks on the intercommunicator's
  * library context.  The phases within one group (the reductions and the
