@@ -1,8 +1,8 @@
 /*
- * The nonblocking collectives on intracommunicators (an intercommunicator
- * is MPI_ERR_COMM): MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce,
- * MPI_Igather, MPI_Iscatter, MPI_Iallgather, MPI_Iallgatherv,
- * MPI_Ialltoall, MPI_Ialltoallv.
+ * The nonblocking collectives: MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce,
+ * MPI_Iallreduce, MPI_Igather, MPI_Iscatter, MPI_Iallgather,
+ * MPI_Iallgatherv, MPI_Ialltoall, MPI_Ialltoallv.  On an intercommunicator
+ * the checks and the schedule are those of coll_inter_nb.c.
  *
  * Each call checks its arguments, then builds this rank's schedule (as
  * libNBC does): a list of rounds, each a few steps - internal messages
@@ -45,6 +45,7 @@
 
 #include "api.h"
 #include "attr.h"
+#include "coll_nb.h"
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
@@ -78,7 +79,8 @@ struct step {
 
 struct sched {
 	struct request *req;	/* the user's request (owns the schedule) */
-	struct comm *c;		/* referenced */
+	struct comm *comm;	/* the call's communicator (referenced) */
+	struct comm *c;		/* whose ranks the steps added next name (sched_on) */
 	int tag;
 	struct step *steps;
 	int nsteps, cap;
@@ -105,7 +107,7 @@ static void sched_free(void *arg)
 	for (int i = 0; i < 2; i++)
 		dt_unref(s->dts[i]);
 	op_unref(s->op);
-	comm_unref(s->c);
+	comm_unref(s->comm);
 	free(s->steps);
 	free(s);
 }
@@ -129,6 +131,11 @@ static struct step *sched_add(struct sched *s, enum step_kind kind)
 	memset(st, 0, sizeof(*st));
 	st->kind = kind;
 	return st;
+}
+
+void sched_on(struct sched *s, struct comm *c)
+{
+	s->c = c;
 }
 
 /* A message of count elements of dt to or from member peer. */
@@ -159,14 +166,14 @@ static void sched_msg(struct sched *s, enum step_kind kind, int peer, const void
 	}
 }
 
-static void sched_send(struct sched *s, int peer, const void *buf, MPI_Count count,
-		       const struct datatype *dt)
+void sched_send(struct sched *s, int peer, const void *buf, MPI_Count count,
+		const struct datatype *dt)
 {
 	sched_msg(s, STEP_SEND, peer, buf, count, dt);
 }
 
-static void sched_recv(struct sched *s, int peer, void *buf, MPI_Count count,
-		       const struct datatype *dt)
+void sched_recv(struct sched *s, int peer, void *buf, MPI_Count count,
+		const struct datatype *dt)
 {
 	sched_msg(s, STEP_RECV, peer, buf, count, dt);
 }
@@ -187,7 +194,7 @@ static void sched_local(struct sched *s, enum step_kind kind, const void *src,
 	st->bytes = (size_t)count * (size_t)sdt->size;
 }
 
-static void sched_round(struct sched *s)
+void sched_round(struct sched *s)
 {
 	if (s->nsteps && s->steps[s->nsteps - 1].kind != STEP_ROUND)
 		sched_add(s, STEP_ROUND);
@@ -318,36 +325,6 @@ static int nb_next_tag(struct comm *c, int *tag)
 
 /* ---- arguments ------------------------------------------------------------ */
 
-/* Where an argument matters, or where a buffer may be MPI_IN_PLACE. */
-enum nb_where { NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT };
-
-/* One side (send or receive) of a call's arguments. */
-struct nb_side {
-	const void *buf;
-	int count;
-	MPI_Datatype type;
-	const int *counts, *displs;	/* the v-variants; NULL otherwise */
-	enum nb_where used;		/* where the side's arguments matter */
-	enum nb_where in_place;		/* where buf may be MPI_IN_PLACE */
-	int vector;			/* counts and displs are given */
-	const char *const *names;	/* buffer, count, counts, displs */
-	struct datatype *dt;		/* checked */
-};
-
-struct nb_call {
-	const char *name;
-	enum call_id id;	/* for the watchdog */
-	MPI_Comm comm;
-	struct comm *c;
-	int rooted;		/* the call has a root argument */
-	int root;
-	int reducing;		/* the call has an op argument */
-	MPI_Op op;
-	struct op *o;
-	struct nb_side s, r;
-	MPI_Request *request;
-};
-
 /* The argument names of a side: buffer, count(s), displacements. */
 static const char *const names_send[] = { "sendbuf", "sendcount", "sendcounts",
 					  "sdispls" };
@@ -368,25 +345,28 @@ static int nb_where_here(enum nb_where w, const struct nb_call *a)
 
 static int nb_check_side(struct nb_call *a, struct nb_side *sd)
 {
-	const char *const *n = sd->names;
-	const char *bufname;
-
 	if (!nb_where_here(sd->used, a))
 		return MPI_SUCCESS;
-	bufname = n[0];
 	if (sd->buf == MPI_IN_PLACE) {
 		if (!nb_where_here(sd->in_place, a))
-			return err_comm(a->comm, a->name, MPI_ERR_BUFFER, bufname,
+			return err_comm(a->comm, a->name, MPI_ERR_BUFFER, sd->names[0],
 					sd->in_place == NB_AT_ROOT ?
 					"MPI_IN_PLACE is for the root only" :
 					"may not be MPI_IN_PLACE");
 		return MPI_SUCCESS;
 	}
+	return nb_check_args(a, sd, a->c->size);
+}
+
+int nb_check_args(struct nb_call *a, struct nb_side *sd, int members)
+{
+	const char *const *n = sd->names;
+
 	if (sd->vector) {
 		if (!sd->counts || !sd->displs)
 			return err_comm(a->comm, a->name, MPI_ERR_ARG,
 					!sd->counts ? n[2] : n[3], "is NULL");
-		for (int m = 0; m < a->c->size; m++)
+		for (int m = 0; m < members; m++)
 			if (sd->counts[m] < 0)
 				return err_comm(a->comm, a->name, MPI_ERR_COUNT, n[2],
 						"element %d is negative (%d)", m,
@@ -399,11 +379,11 @@ static int nb_check_side(struct nb_call *a, struct nb_side *sd)
 		return MPI_ERR_TYPE;
 	if (!sd->buf && !sd->vector && sd->count > 0 && sd->dt->size > 0 &&
 	    handle_is_builtin(sd->type))
-		return err_comm(a->comm, a->name, MPI_ERR_BUFFER, bufname, "is NULL");
+		return err_comm(a->comm, a->name, MPI_ERR_BUFFER, n[0], "is NULL");
 	return MPI_SUCCESS;
 }
 
-static int nb_check_op(struct nb_call *a)
+int nb_check_op(struct nb_call *a)
 {
 	const struct datatype *dt = a->s.dt ? a->s.dt : a->r.dt;
 
@@ -429,10 +409,10 @@ static int nb_check(struct nb_call *a)
 	a->c = comm_get(a->comm);
 	if (!a->c)
 		return comm_err_invalid(a->comm, a->name);
-	if (a->c->remote)
-		return comm_err_inter(a->comm, a->name, "comm");
 	if (!a->request)
 		return err_comm(a->comm, a->name, MPI_ERR_ARG, "request", "is NULL");
+	if (a->c->remote)
+		return inter_nb_check(a);
 	if (a->rooted && (a->root < 0 || a->root >= a->c->size))
 		return err_comm(a->comm, a->name, MPI_ERR_ROOT, "root",
 				"%d is not a rank of %s (size %d)", a->root, a->c->name,
@@ -459,7 +439,7 @@ static struct sched *nb_sched_new(struct nb_call *a)
 
 	if (!s)
 		return NULL;
-	s->c = a->c;
+	s->comm = s->c = a->c;
 	comm_ref(a->c);
 	s->round_end = -1;
 	s->dts[0] = a->s.dt;
@@ -479,8 +459,7 @@ static struct sched *nb_sched_new(struct nb_call *a)
 
 /* Scratch space for count elements of dt, kept as s->tmp[i]; returns the
  * address of element 0 (NULL when out of memory). */
-static char *nb_scratch(struct sched *s, int i, MPI_Count count,
-			const struct datatype *dt)
+char *nb_scratch(struct sched *s, int i, MPI_Count count, const struct datatype *dt)
 {
 	MPI_Aint lo = 0, hi = 0;
 
@@ -529,26 +508,26 @@ static int nb_start(struct nb_call *a, struct sched *s)
 }
 
 /* Member m's block of a side: its address and count. */
-static char *blk_at(const struct nb_side *sd, int m)
+char *blk_at(const struct nb_side *sd, int m)
 {
 	MPI_Aint index = sd->displs ? sd->displs[m] : (MPI_Aint)m * sd->count;
 
 	return (char *)sd->buf + index * sd->dt->extent;
 }
 
-static int blk_count(const struct nb_side *sd, int m)
+int blk_count(const struct nb_side *sd, int m)
 {
 	return sd->counts ? sd->counts[m] : sd->count;
 }
 
-static size_t blk_bytes(const struct nb_side *sd, int m)
+size_t blk_bytes(const struct nb_side *sd, int m)
 {
 	return (size_t)blk_count(sd, m) * (size_t)sd->dt->size;
 }
 
 /* ---- the algorithms -------------------------------------------------------- */
 
-static void build_barrier(struct sched *s)
+void build_barrier(struct sched *s)
 {
 	static char none;
 	int p = s->c->size, r = s->c->rank;
@@ -561,8 +540,8 @@ static void build_barrier(struct sched *s)
 }
 
 /* Binomial tree from root: receive from the parent, then send on. */
-static void build_bcast(struct sched *s, void *buf, MPI_Count count,
-			const struct datatype *dt, int root)
+void build_bcast(struct sched *s, void *buf, MPI_Count count, const struct datatype *dt,
+		 int root)
 {
 	int p = s->c->size, v = (s->c->rank - root + p) % p, mask = 1;
 
@@ -586,8 +565,8 @@ static void build_bcast(struct sched *s, void *buf, MPI_Count count,
  * member r + mask as (its own) op (the received).  Returns the buffer
  * holding the result at member 0 (NULL elsewhere).
  */
-static char *build_reduce_up(struct sched *s, const void *in, MPI_Count count,
-			     const struct datatype *dt)
+char *build_reduce_up(struct sched *s, const void *in, MPI_Count count,
+		      const struct datatype *dt)
 {
 	int p = s->c->size, r = s->c->rank;
 	char *acc = nb_scratch(s, 0, count, dt), *other = NULL;
@@ -755,7 +734,7 @@ static int nb_run(struct nb_call *a, void (*build)(struct sched *, struct nb_cal
 		return rc;
 	s = nb_sched_new(a);
 	if (s)
-		build(s, a);
+		(a->c->remote ? inter_nb_build : build)(s, a);
 	return nb_start(a, s);
 }
 

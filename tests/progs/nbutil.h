@@ -1,0 +1,270 @@
+/*
+ * Shared by the tests of the nonblocking collectives (coll_nb.c on
+ * intracommunicators, inter_nb.c on intercommunicators): the values a
+ * process contributes, buffers with a sentinel, waiting while computing,
+ * a non-commutative op, the ways to complete a set of requests, progress
+ * while the other processes are outside MPI, and error checks.  Also
+ * builds with any other MPI.
+ */
+#ifndef NBUTIL_H
+#define NBUTIL_H
+
+#include "testutil.h"
+
+/* The value process r contributes at index i. */
+static inline int val(int r, int i)
+{
+	return (r * 7 + i * 3) % 101 - 50;
+}
+
+/* Counts from nothing to rendezvous sizes. */
+static const int sizes[] = { 0, 1, 7, 3000, 40000 };
+#define NSIZES ((int)(sizeof(sizes) / sizeof(sizes[0])))
+
+/* n ints of `fill` and one more (a sentinel past the end). */
+static inline int *ints(size_t n, int fill)
+{
+	int *b = malloc(sizeof(int) * (n + 1));
+
+	CHECK(b);
+	for (size_t i = 0; i <= n; i++)
+		b[i] = fill;
+	return b;
+}
+
+/* Wait for req, computing a little and testing it now and then. */
+static inline void overlap_wait(MPI_Request *req)
+{
+	volatile double x = 1.0;
+	int flag = 0;
+
+	for (int k = 0; !flag; k++) {
+		for (int i = 0; i < 2000; i++)
+			x = x * 1.0000001 + 1e-9;
+		if (k % 3 == 0)
+			CHECK_MPI(MPI_Test(req, &flag, MPI_STATUS_IGNORE));
+		if (k > 200)
+			break;
+	}
+	if (!flag)
+		CHECK_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
+	CHECK(*req == MPI_REQUEST_NULL);
+}
+
+/* Displacements for n blocks of counts[m] ints, placed one after the
+ * other in rank order (or backwards), `gap` ints after each; returns the
+ * ints they span. */
+static inline int place_blocks(int n, const int *counts, int *displs, int backwards,
+			       int gap)
+{
+	int total = 0;
+
+	for (int k = 0; k < n; k++) {
+		int m = backwards ? n - 1 - k : k;
+
+		displs[m] = total;
+		total += counts[m] + gap;
+	}
+	return total;
+}
+
+/* MPI_Type_vector(count, 2, 3, MPI_INT) resized to `extent` ints,
+ * committed: pairs of ints, one int apart. */
+static inline MPI_Datatype pairs_type(int count, int extent)
+{
+	MPI_Datatype base, t;
+
+	CHECK_MPI(MPI_Type_vector(count, 2, 3, MPI_INT, &base));
+	CHECK_MPI(MPI_Type_create_resized(base, 0, extent * (MPI_Aint)sizeof(int), &t));
+	CHECK_MPI(MPI_Type_free(&base));
+	CHECK_MPI(MPI_Type_commit(&t));
+	return t;
+}
+
+/* Whether e, an element of pairs_type(count, extent), holds val(r, 0 ..
+ * 2 count - 1) in its pairs and `gap` between them. */
+static inline int pairs_hold(const int *e, int count, int extent, int r, int gap)
+{
+	for (int k = 0; k < 2 * count; k++)
+		if (e[k / 2 * 3 + k % 2] != val(r, k))
+			return 0;
+	for (int at = 2; at < extent; at += 3)
+		if (e[at] != gap)
+			return 0;
+	return 1;
+}
+
+/* A non-commutative associative op on pairs (a, b), the affine maps
+ * x -> a x + b under composition, wrapping. */
+typedef struct {
+	unsigned a, b;
+} affine;
+
+static inline affine aff_compose(affine x, affine y)
+{
+	affine r = { x.a * y.a, x.a * y.b + x.b };
+
+	return r;
+}
+
+static inline void affine_op(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+	affine *x = in, *y = inout;
+
+	(void)dt;
+	for (int i = 0; i < *len; i++)
+		y[i] = aff_compose(x[i], y[i]);
+}
+
+/* What process r contributes at index i. */
+static inline affine aff(int r, int i)
+{
+	affine v = { (unsigned)(r * 2 + 3 + i), (unsigned)(r * 5 + i * 11 + 1) };
+
+	return v;
+}
+
+/* x_first o ... o x_first+n-1 at index i: the contributions of n
+ * processes in rank order. */
+static inline affine aff_range(int first, int n, int i)
+{
+	affine acc = aff(first + n - 1, i);
+
+	for (int r = first + n - 2; r >= first; r--)
+		acc = aff_compose(aff(r, i), acc);
+	return acc;
+}
+
+/* Complete the n requests in the way `how` (0 to 5) says: Waitall, Wait
+ * from the last, Waitany, Test loops computing between, Testall,
+ * Waitsome. */
+static inline void complete_all(MPI_Request *req, int n, int how)
+{
+	int left = n, idx, flag;
+
+	switch (how) {
+	case 0:
+		CHECK_MPI(MPI_Waitall(n, req, MPI_STATUSES_IGNORE));
+		break;
+	case 1:
+		for (int i = n - 1; i >= 0; i--)
+			CHECK_MPI(MPI_Wait(&req[i], MPI_STATUS_IGNORE));
+		break;
+	case 2:
+		while (left) {
+			CHECK_MPI(MPI_Waitany(n, req, &idx, MPI_STATUS_IGNORE));
+			CHECK(idx != MPI_UNDEFINED && req[idx] == MPI_REQUEST_NULL);
+			left--;
+		}
+		break;
+	case 3:
+		for (int i = n - 1; i >= 0; i--)
+			do {
+				volatile double x = 0;
+
+				for (int k = 0; k < 1000; k++)
+					x += k * 0.5;
+				CHECK_MPI(MPI_Test(&req[i], &flag, MPI_STATUS_IGNORE));
+			} while (!flag);
+		break;
+	case 4:
+		do
+			CHECK_MPI(MPI_Testall(n, req, &flag, MPI_STATUSES_IGNORE));
+		while (!flag);
+		break;
+	default:
+		while (left > 0) {
+			int out, *idxs = malloc(sizeof(int) * (size_t)n);
+
+			CHECK(idxs);
+			CHECK_MPI(MPI_Waitsome(n, req, &out, idxs, MPI_STATUSES_IGNORE));
+			CHECK(out != MPI_UNDEFINED && out > 0);
+			left -= out;
+			free(idxs);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		CHECK(req[i] == MPI_REQUEST_NULL);
+}
+
+/*
+ * Progress while the others are outside MPI.  outside_begin (collective
+ * over MPI_COMM_WORLD) sets up a flag in job rank 0's memory that every
+ * process maps.  Then every process starts two requests req (a large
+ * broadcast whose root is not job rank 0, and a barrier) and calls
+ * outside_end: job rank 0 waits for them while every other process
+ * computes outside MPI until rank 0 says, through the flag, that it is
+ * through.  Progress "strong": they complete (the progress threads move
+ * the data); "weak": the broadcast cannot complete, its data sits with
+ * the root until the root calls MPI, however often rank 0 tests it; any
+ * other mode expects neither.  Then everybody completes both.
+ */
+struct outside {
+	MPI_Win win;
+	int *flag;
+};
+
+static inline void outside_begin(struct outside *o)
+{
+	CHECK_MPI(MPI_Win_allocate_shared(tu_rank == 0 ? sizeof(int) : 0, sizeof(int),
+					  MPI_INFO_NULL, MPI_COMM_WORLD, &o->flag, &o->win));
+	if (tu_rank != 0) {
+		MPI_Aint sz;
+		int du;
+
+		CHECK_MPI(MPI_Win_shared_query(o->win, 0, &sz, &du, &o->flag));
+	} else {
+		__atomic_store_n(o->flag, 0, __ATOMIC_RELEASE);
+	}
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+static inline void outside_end(struct outside *o, MPI_Request req[2], const char *mode)
+{
+	if (tu_rank == 0) {
+		for (int k = 0; !strcmp(mode, "weak") && k < 200; k++) {
+			int done;
+
+			CHECK_MPI(MPI_Test(&req[0], &done, MPI_STATUS_IGNORE));
+			CHECK(!done);
+			tu_sleep_ms(1);
+		}
+		if (!strcmp(mode, "strong"))
+			CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+		__atomic_store_n(o->flag, 1, __ATOMIC_RELEASE);
+	} else {
+		/* outside MPI until rank 0 is through (bounded: a hang fails) */
+		double t0 = MPI_Wtime();
+
+		while (!__atomic_load_n(o->flag, __ATOMIC_ACQUIRE)) {
+			volatile double x = 0;
+
+			for (int k = 0; k < 1000; k++)
+				x += k;
+			if (MPI_Wtime() - t0 > 30) {
+				fprintf(stderr, "rank %d: rank 0 never got through\n", tu_rank);
+				MPI_Abort(MPI_COMM_WORLD, 98);
+			}
+		}
+	}
+	CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+	CHECK_MPI(MPI_Win_free(&o->win));
+}
+
+#define SENTINEL ((MPI_Request)0x5a5a5a5a)
+
+/* The call returns class `want` and leaves the request `req` alone. */
+#define EXPECT_ERR(want, call)                                                 \
+	do {                                                                   \
+		int rc_, cls_;                                                 \
+		req = SENTINEL;                                                \
+		rc_ = (call);                                                  \
+		MPI_Error_class(rc_, &cls_);                                   \
+		if (cls_ != (want))                                            \
+			fprintf(stderr, "rank %d: line %d: class %d, want %d\n", \
+				tu_rank, __LINE__, cls_, (want));              \
+		CHECK(cls_ == (want));                                         \
+		CHECK(req == SENTINEL);                                        \
+	} while (0)
+
+#endif
