@@ -117,8 +117,10 @@ static const struct x32 x32_types[DT_NBUILTIN] = {
 
 #if LDBL_MANT_DIG == 113
 typedef long double x32_quad_t;		/* long double is binary128 already */
+#define X32_LD_CONVERT 0
 #elif defined(__SIZEOF_FLOAT128__)
 typedef __float128 x32_quad_t;		/* converted exactly, rounded back */
+#define X32_LD_CONVERT 1
 #else
 #error "external32 needs binary128: a long double of that format, or __float128"
 #endif
@@ -163,7 +165,7 @@ static void x32_component(const struct x32 *x, unsigned char *nat, unsigned char
 			*nat = *ext;
 		return;
 	}
-	if (x->kind == X_LDOUBLE && sizeof(x32_quad_t) != sizeof(long double)) {
+	if (x->kind == X_LDOUBLE && X32_LD_CONVERT) {
 		x32_quad_t q;
 		long double ld;
 
