@@ -83,7 +83,8 @@ static void dt_builtin_pair(MPI_Datatype h, const char *name, MPI_Datatype vt,
 	b[1] = (struct dt_block){ .disp = ioff, .len = isize, .pos = vsize,
 				  .basic_size = (int)isize, .type = it };
 	dt->nblocks = 2;
-	dt->contig = 0;
+	/* MPI_FLOAT_INT: two runs of two types, but no gap */
+	dt->contig = ioff == vsize && extent == dt->size;
 }
 
 #define BASIC(h, t) dt_builtin(h, #h, sizeof(t), _Alignof(t))
