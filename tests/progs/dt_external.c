@@ -17,8 +17,7 @@
  * 4.0.2 packs MPI_WCHAR in 2 bytes and died of SIGILL in roundtrip; Open
  * MPI 4.1.4 packs MPI_LONG in 8 bytes and long double as it is), and both
  * accept the datarep "native": bytes, sizes, roundtrip and errors check
- * the standard's external32, which only ring asks nothing more than a
- * round trip of.
+ * the standard's external32, where ring asks only for a round trip.
  */
 #include <complex.h>
 #include <stdbool.h>
