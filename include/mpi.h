@@ -101,6 +101,52 @@ typedef struct MPI_Status {
 #define MPI_2INT ((MPI_Datatype)0x4c000024)
 #define MPI_SHORT_INT ((MPI_Datatype)0x4c000025)
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x4c000026)
+/* Fortran types usable from C (MPI 3.1, section 3.2.2 and Annex A.1.1), with
+ * gfortran's sizes; the optional sized ones that the compiler cannot
+ * represent are MPI_DATATYPE_NULL, as section 3.2.2 asks. */
+#define MPI_CHARACTER ((MPI_Datatype)0x4c000027)
+#define MPI_LOGICAL ((MPI_Datatype)0x4c000028)
+#define MPI_INTEGER ((MPI_Datatype)0x4c000029)
+#define MPI_REAL ((MPI_Datatype)0x4c00002a)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)0x4c00002b)
+#define MPI_COMPLEX ((MPI_Datatype)0x4c00002c)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)0x4c00002d)
+#define MPI_INTEGER1 ((MPI_Datatype)0x4c00002e)
+#define MPI_INTEGER2 ((MPI_Datatype)0x4c00002f)
+#define MPI_INTEGER4 ((MPI_Datatype)0x4c000030)
+#define MPI_INTEGER8 ((MPI_Datatype)0x4c000031)
+#if defined(__SIZEOF_INT128__)
+#define MPI_INTEGER16 ((MPI_Datatype)0x4c000032)
+#else
+#define MPI_INTEGER16 MPI_DATATYPE_NULL
+#endif
+#define MPI_REAL4 ((MPI_Datatype)0x4c000033)
+#define MPI_REAL8 ((MPI_Datatype)0x4c000034)
+#if defined(__SIZEOF_FLOAT128__) || \
+    (defined(__LDBL_MANT_DIG__) && __LDBL_MANT_DIG__ == 113)
+#define MPI_REAL16 ((MPI_Datatype)0x4c000035)
+#define MPI_COMPLEX32 ((MPI_Datatype)0x4c000038)
+#else
+#define MPI_REAL16 MPI_DATATYPE_NULL
+#define MPI_COMPLEX32 MPI_DATATYPE_NULL
+#endif
+#define MPI_COMPLEX8 ((MPI_Datatype)0x4c000036)
+#define MPI_COMPLEX16 ((MPI_Datatype)0x4c000037)
+#define MPI_LOGICAL1 ((MPI_Datatype)0x4c000039)
+#define MPI_LOGICAL2 ((MPI_Datatype)0x4c00003a)
+#define MPI_LOGICAL4 ((MPI_Datatype)0x4c00003b)
+#define MPI_LOGICAL8 ((MPI_Datatype)0x4c00003c)
+#define MPI_2INTEGER ((MPI_Datatype)0x4c00003d)
+#define MPI_2REAL ((MPI_Datatype)0x4c00003e)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)0x4c00003f)
+#define MPI_2COMPLEX ((MPI_Datatype)0x4c000040)
+#define MPI_2DOUBLE_COMPLEX ((MPI_Datatype)0x4c000041)
+/* C++ types usable from C, with g++'s sizes */
+#define MPI_CXX_BOOL ((MPI_Datatype)0x4c000042)
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x4c000043)
+#define MPI_CXX_COMPLEX MPI_CXX_FLOAT_COMPLEX
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)0x4c000044)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c000045)
 
 #define MPI_GROUP_NULL ((MPI_Group)0x08000000)
 #define MPI_GROUP_EMPTY ((MPI_Group)0x48000000)
@@ -261,6 +307,17 @@ typedef struct MPI_T_cvar_handle_s *MPI_T_cvar_handle;
 
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
+
+/* MPI_Type_create_darray (MPI 3.1, section 4.1.4) */
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* MPI_Type_match_size (MPI 3.1, section 17.1.9) */
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
 
 /* ---- error classes (MPI-3.1 table 8.1, in its order) ------------------- */
 
@@ -505,6 +562,7 @@ SHMPI_DECLARE(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *statu
 SHMPI_DECLARE(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
 SHMPI_DECLARE(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 SHMPI_DECLARE(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+SHMPI_DECLARE(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
 
 /* requests */
 SHMPI_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status))
@@ -520,6 +578,7 @@ SHMPI_DECLARE(int, Request_free, (MPI_Request *request))
 SHMPI_DECLARE(int, Cancel, (MPI_Request *request))
 SHMPI_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
 SHMPI_DECLARE(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+SHMPI_DECLARE(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))
 SHMPI_DECLARE(int, Status_set_cancelled, (MPI_Status *status, int flag))
 SHMPI_DECLARE(int, Start, (MPI_Request *request))
 SHMPI_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]))
@@ -534,6 +593,7 @@ SHMPI_DECLARE(int, Type_create_indexed_block, (int count, int blocklength, const
 SHMPI_DECLARE(int, Type_create_hindexed_block, (int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_create_struct, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_create_subarray, (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_commit, (MPI_Datatype *datatype))
@@ -551,9 +611,16 @@ SHMPI_DECLARE(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *
 SHMPI_DECLARE(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm))
 SHMPI_DECLARE(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm))
 SHMPI_DECLARE(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+SHMPI_DECLARE(int, Pack_external, (const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position))
+SHMPI_DECLARE(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype))
+SHMPI_DECLARE(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size))
 SHMPI_DECLARE(int, Get_address, (const void *location, MPI_Aint *address))
 SHMPI_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
 SHMPI_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+SHMPI_DECLARE(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
+SHMPI_DECLARE(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
 
 /* reduction ops */
 SHMPI_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))

@@ -7,6 +7,7 @@
  * MPI_Request_get_status) run one pass of it: they are the test
  * procedures, which must make progress when called repeatedly.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -626,7 +627,7 @@ API(int, Test_cancelled, (const MPI_Status *status, int *flag))
 }
 
 static int status_check(const char *call, const MPI_Status *status,
-			MPI_Datatype datatype, const int *count, struct datatype **dt)
+			MPI_Datatype datatype, const void *count, struct datatype **dt)
 {
 	if (!status || status == MPI_STATUS_IGNORE || !count)
 		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG,
@@ -656,17 +657,41 @@ API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count
 	return MPI_SUCCESS;
 }
 
-API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+/* MPI_Get_elements(_x) (MPI 3.1, section 4.1.11): basic elements of
+ * datatype in the status's data, MPI_UNDEFINED when the data ends inside
+ * one (or, for the int version, when the count does not fit). */
+static int get_elements(const char *call, const MPI_Status *status,
+			MPI_Datatype datatype, const void *count, MPI_Count *n)
 {
 	struct datatype *dt;
 	int rc;
 
-	runtime_check("MPI_Get_elements");
-	rc = status_check("MPI_Get_elements", status, datatype, count, &dt);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	*count = (int)dt_count_basic(dt, status->shmpi_count);
-	return MPI_SUCCESS;
+	runtime_check(call);
+	rc = status_check(call, status, datatype, count, &dt);
+	if (rc == MPI_SUCCESS)
+		*n = dt_count_basic(dt, status->shmpi_count);
+	return rc;
+}
+
+API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+{
+	MPI_Count n;
+	int rc = get_elements("MPI_Get_elements", status, datatype, count, &n);
+
+	if (rc == MPI_SUCCESS)
+		*count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+	return rc;
+}
+
+API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype,
+			  MPI_Count *count))
+{
+	MPI_Count n;
+	int rc = get_elements("MPI_Get_elements_x", status, datatype, count, &n);
+
+	if (rc == MPI_SUCCESS)
+		*count = n;
+	return rc;
 }
 
 static int req_start(const char *call, MPI_Request h)
@@ -713,38 +738,40 @@ API(int, Startall, (int count, MPI_Request array_of_requests[]))
 	return MPI_SUCCESS;
 }
 
-/* For generalized requests and layered libraries: set what a status says. */
-API(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+/*
+ * For generalized requests and layered libraries: set what a status says
+ * (MPI 3.1, section 12.3), so that MPI_Get_elements(_x) then gives count
+ * and MPI_Get_count the whole elements of datatype in it.
+ */
+static int status_set_elements(const char *call, MPI_Status *status,
+			       MPI_Datatype datatype, MPI_Count count)
 {
 	struct datatype *dt;
+	int rc;
 
-	runtime_check("MPI_Status_set_elements");
+	runtime_check(call);
 	if (!status || status == MPI_STATUS_IGNORE)
-		return err_comm(MPI_COMM_WORLD, "MPI_Status_set_elements", MPI_ERR_ARG,
-				"status", "is NULL or MPI_STATUS_IGNORE");
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, "status",
+				"is NULL or MPI_STATUS_IGNORE");
 	if (count < 0)
-		return err_comm(MPI_COMM_WORLD, "MPI_Status_set_elements", MPI_ERR_COUNT,
-				"count", "%d is negative", count);
-	if (dt_check_use(MPI_COMM_WORLD, "MPI_Status_set_elements", datatype, &dt) !=
-	    MPI_SUCCESS)
-		return MPI_ERR_TYPE;
-	/* count basic elements of dt: whole elements, then the rest of one */
-	{
-		MPI_Aint per = 0, bytes;
-
-		for (int b = 0; b < dt->nblocks; b++)
-			per += dt->blocks[b].len / dt->blocks[b].basic_size;
-		bytes = per ? (MPI_Aint)(count / per) * dt->size : 0;
-		for (int b = 0, left = per ? (int)(count % per) : 0; b < dt->nblocks && left > 0; b++) {
-			MPI_Aint in_run = dt->blocks[b].len / dt->blocks[b].basic_size;
-			MPI_Aint take = left < in_run ? left : in_run;
-
-			bytes += take * dt->blocks[b].basic_size;
-			left -= (int)take;
-		}
-		status->shmpi_count = (MPI_Count)bytes;
-	}
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_COUNT, "count",
+				"%lld is negative", (long long)count);
+	rc = dt_check_use(MPI_COMM_WORLD, call, datatype, &dt);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	status->shmpi_count = dt_bytes_of_basic(dt, count);
 	return MPI_SUCCESS;
+}
+
+API(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+{
+	return status_set_elements("MPI_Status_set_elements", status, datatype, count);
+}
+
+API(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype,
+				 MPI_Count count))
+{
+	return status_set_elements("MPI_Status_set_elements_x", status, datatype, count);
 }
 
 API(int, Status_set_cancelled, (MPI_Status *status, int flag))

@@ -569,7 +569,7 @@ API(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
 			 op))
 		return MPI_SUCCESS;
 	if (datatype != MPI_DATATYPE_NULL && dt_get(datatype) &&
-	    !handle_is_builtin(datatype)) {
+	    !dt_predefined(dt_get(datatype))) {
 		struct win *w;
 		int rc;
 

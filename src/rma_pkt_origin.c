@@ -743,7 +743,8 @@ static int priv_cas(const char *call, struct rma_args *a, const void *compare,
 
 	if (!op)
 		return win_err(a->w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
-	op->bt = a->odt;
+	/* a type of MPI_Type_create_f90_* travels as its named type */
+	op->bt = dt_get(a->odt->basic);
 	op->esize = w;
 	op->bytes = w;
 	op->rbuf = result;
