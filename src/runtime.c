@@ -318,6 +318,7 @@ API(int, Finalize, (void))
 	progress_fini();
 	win_dyn_finalize();
 	mem_fini();
+	dt_attr_fini();
 	comm_fini_builtins();
 	group_fini_builtins();
 	info_fini_builtins();
