@@ -642,6 +642,9 @@ SHMPI_DECLARE(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandle
 SHMPI_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
 SHMPI_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
 SHMPI_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler))
+SHMPI_DECLARE(int, Add_error_class, (int *errorclass))
+SHMPI_DECLARE(int, Add_error_code, (int errorclass, int *errorcode))
+SHMPI_DECLARE(int, Add_error_string, (int errorcode, const char *string))
 
 /* deprecated communicator attribute calls (MPI-3.1 chapter 15) */
 SHMPI_DECLARE(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state))

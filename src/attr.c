@@ -332,6 +332,7 @@ static int attr_lastusedcode = MPI_ERR_LASTCODE;
 static int *attr_predefined(int keyval)
 {
 	attr_universe_size = rt.size;
+	attr_lastusedcode = err_last_used();
 	switch (keyval) {
 	case MPI_TAG_UB: return &attr_tag_ub;
 	case MPI_HOST: return &attr_host;

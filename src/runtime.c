@@ -323,6 +323,7 @@ API(int, Finalize, (void))
 	group_fini_builtins();
 	info_fini_builtins();
 	attr_fini();
+	err_fini();
 	handle_reset_all();
 	shm_seg_close(&rt.ctl_seg);
 	rt.job = NULL;
