@@ -646,6 +646,9 @@ SHMPI_DECLARE(int, Add_error_class, (int *errorclass))
 SHMPI_DECLARE(int, Add_error_code, (int errorclass, int *errorcode))
 SHMPI_DECLARE(int, Add_error_string, (int errorcode, const char *string))
 
+/* the profiling interface */
+SHMPI_DECLARE(int, Pcontrol, (const int level, ...))
+
 /* deprecated communicator attribute calls (MPI-3.1 chapter 15) */
 SHMPI_DECLARE(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state))
 SHMPI_DECLARE(int, Keyval_free, (int *keyval))
