@@ -354,6 +354,10 @@ typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attr
 typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void *attribute_val, void *extra_state);
 
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
 /* deprecated names (MPI-3.1 chapter 15) */
 typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
@@ -536,6 +540,8 @@ SHMPI_DECLARE(int, Cancel, (MPI_Request *request))
 SHMPI_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
 SHMPI_DECLARE(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
 SHMPI_DECLARE(int, Status_set_cancelled, (MPI_Status *status, int flag))
+SHMPI_DECLARE(int, Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request))
+SHMPI_DECLARE(int, Grequest_complete, (MPI_Request request))
 SHMPI_DECLARE(int, Start, (MPI_Request *request))
 SHMPI_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]))
 

@@ -23,6 +23,7 @@
 #include "comm.h"
 #include "errhandler.h"
 #include "datatype.h"
+#include "grequest.h"
 #include "group.h"
 #include "handle.h"
 #include "hw.h"
@@ -318,6 +319,7 @@ API(int, Finalize, (void))
 	progress_fini();
 	win_dyn_finalize();
 	mem_fini();
+	greq_fini();
 	dt_attr_fini();
 	comm_fini_builtins();
 	group_fini_builtins();
