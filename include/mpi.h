@@ -40,6 +40,7 @@ typedef int MPI_Info;
 typedef int MPI_Op;
 typedef int MPI_Request;
 typedef int MPI_Win;
+typedef int MPI_Message;
 
 typedef struct MPI_Status {
 	int MPI_SOURCE;
@@ -48,6 +49,16 @@ typedef struct MPI_Status {
 	int shmpi_cancelled;
 	MPI_Count shmpi_count;
 } MPI_Status;
+
+/* A Fortran 2008 status as C sees it (MPI-3.1 section 17.2.5); a Fortran
+ * INTEGER status (MPI_Status_c2f) is the same MPI_Fints in this order. */
+typedef struct MPI_F08_status {
+	MPI_Fint MPI_SOURCE;
+	MPI_Fint MPI_TAG;
+	MPI_Fint MPI_ERROR;
+	MPI_Fint shmpi_cancelled;
+	MPI_Fint shmpi_count[2];	/* low and high 32 bits */
+} MPI_F08_status;
 
 /* ---- predefined handles ----------------------------------------------- */
 
@@ -128,6 +139,9 @@ typedef struct MPI_Status {
 #define MPI_INFO_NULL ((MPI_Info)0x1c000000)
 #define MPI_INFO_ENV ((MPI_Info)0x5c000000)
 
+#define MPI_MESSAGE_NULL ((MPI_Message)0x24000000)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)0x64000000)
+
 /* ---- special values --------------------------------------------------- */
 
 #define MPI_ANY_SOURCE (-2)
@@ -136,6 +150,10 @@ typedef struct MPI_Status {
 #define MPI_ANY_TAG (-1)
 #define MPI_STATUS_IGNORE ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)1)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)1)
+#define MPI_F08_STATUS_IGNORE ((MPI_F08_status *)1)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)1)
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)-1)
 #define MPI_BSEND_OVERHEAD 96
@@ -661,6 +679,30 @@ SHMPI_DECLARE(int, Keyval_free, (int *keyval))
 SHMPI_DECLARE(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val))
 SHMPI_DECLARE(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
 SHMPI_DECLARE(int, Attr_delete, (MPI_Comm comm, int keyval))
+
+/* handle and status conversions between C and Fortran (MPI-3.1 section 17.2) */
+SHMPI_DECLARE(MPI_Fint, Comm_c2f, (MPI_Comm comm))
+SHMPI_DECLARE(MPI_Comm, Comm_f2c, (MPI_Fint comm))
+SHMPI_DECLARE(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler))
+SHMPI_DECLARE(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler))
+SHMPI_DECLARE(MPI_Fint, Group_c2f, (MPI_Group group))
+SHMPI_DECLARE(MPI_Group, Group_f2c, (MPI_Fint group))
+SHMPI_DECLARE(MPI_Fint, Info_c2f, (MPI_Info info))
+SHMPI_DECLARE(MPI_Info, Info_f2c, (MPI_Fint info))
+SHMPI_DECLARE(MPI_Fint, Message_c2f, (MPI_Message message))
+SHMPI_DECLARE(MPI_Message, Message_f2c, (MPI_Fint message))
+SHMPI_DECLARE(MPI_Fint, Op_c2f, (MPI_Op op))
+SHMPI_DECLARE(MPI_Op, Op_f2c, (MPI_Fint op))
+SHMPI_DECLARE(MPI_Fint, Request_c2f, (MPI_Request request))
+SHMPI_DECLARE(MPI_Request, Request_f2c, (MPI_Fint request))
+SHMPI_DECLARE(MPI_Fint, Type_c2f, (MPI_Datatype datatype))
+SHMPI_DECLARE(MPI_Datatype, Type_f2c, (MPI_Fint datatype))
+SHMPI_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
+SHMPI_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
+SHMPI_DECLARE(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
+SHMPI_DECLARE(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+SHMPI_DECLARE(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))
+SHMPI_DECLARE(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status))
 
 /* the tool information interface: control variables */
 SHMPI_DECLARE(int, T_init_thread, (int required, int *provided))
