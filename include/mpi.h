@@ -40,6 +40,7 @@ typedef int MPI_Info;
 typedef int MPI_Op;
 typedef int MPI_Request;
 typedef int MPI_Win;
+typedef int MPI_Message;
 
 typedef struct MPI_Status {
 	int MPI_SOURCE;
@@ -48,6 +49,16 @@ typedef struct MPI_Status {
 	int shmpi_cancelled;
 	MPI_Count shmpi_count;
 } MPI_Status;
+
+/* A Fortran 2008 status as C sees it (MPI-3.1 section 17.2.5); a Fortran
+ * INTEGER status (MPI_Status_c2f) is the same MPI_Fints in this order. */
+typedef struct MPI_F08_status {
+	MPI_Fint MPI_SOURCE;
+	MPI_Fint MPI_TAG;
+	MPI_Fint MPI_ERROR;
+	MPI_Fint shmpi_cancelled;
+	MPI_Fint shmpi_count[2];	/* low and high 32 bits */
+} MPI_F08_status;
 
 /* ---- predefined handles ----------------------------------------------- */
 
@@ -174,6 +185,9 @@ typedef struct MPI_Status {
 #define MPI_INFO_NULL ((MPI_Info)0x1c000000)
 #define MPI_INFO_ENV ((MPI_Info)0x5c000000)
 
+#define MPI_MESSAGE_NULL ((MPI_Message)0x24000000)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)0x64000000)
+
 /* ---- special values --------------------------------------------------- */
 
 #define MPI_ANY_SOURCE (-2)
@@ -182,6 +196,10 @@ typedef struct MPI_Status {
 #define MPI_ANY_TAG (-1)
 #define MPI_STATUS_IGNORE ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)1)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)1)
+#define MPI_F08_STATUS_IGNORE ((MPI_F08_status *)1)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)1)
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)-1)
 #define MPI_BSEND_OVERHEAD 96
@@ -408,6 +426,19 @@ typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
 typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val, void *extra_state);
 
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void *attribute_val, void *extra_state);
+
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
+/* deprecated names (MPI-3.1 chapter 15) */
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+
 /* the predefined attribute callbacks */
 int MPI_WIN_NULL_COPY_FN(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 int MPI_WIN_DUP_FN(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
@@ -415,6 +446,12 @@ int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int win_keyval, void *attribute_val, voi
 int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 int MPI_COMM_DUP_FN(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
+int MPI_TYPE_NULL_COPY_FN(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_TYPE_DUP_FN(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype datatype, int type_keyval, void *attribute_val, void *extra_state);
+int MPI_NULL_COPY_FN(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_DUP_FN(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_NULL_DELETE_FN(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
 
 /* ---- the profiling interface: declare MPI_X and PMPI_X alike ------------ */
 
@@ -580,6 +617,8 @@ SHMPI_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
 SHMPI_DECLARE(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
 SHMPI_DECLARE(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))
 SHMPI_DECLARE(int, Status_set_cancelled, (MPI_Status *status, int flag))
+SHMPI_DECLARE(int, Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request))
+SHMPI_DECLARE(int, Grequest_complete, (MPI_Request request))
 SHMPI_DECLARE(int, Start, (MPI_Request *request))
 SHMPI_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]))
 
@@ -608,6 +647,11 @@ SHMPI_DECLARE(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers,
 SHMPI_DECLARE(int, Type_get_contents, (MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
 SHMPI_DECLARE(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
 SHMPI_DECLARE(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
+SHMPI_DECLARE(int, Type_create_keyval, (MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state))
+SHMPI_DECLARE(int, Type_free_keyval, (int *type_keyval))
+SHMPI_DECLARE(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val))
+SHMPI_DECLARE(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag))
+SHMPI_DECLARE(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval))
 SHMPI_DECLARE(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm))
 SHMPI_DECLARE(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm))
 SHMPI_DECLARE(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
@@ -689,6 +733,43 @@ SHMPI_DECLARE(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandle
 SHMPI_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
 SHMPI_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
 SHMPI_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler))
+SHMPI_DECLARE(int, Add_error_class, (int *errorclass))
+SHMPI_DECLARE(int, Add_error_code, (int errorclass, int *errorcode))
+SHMPI_DECLARE(int, Add_error_string, (int errorcode, const char *string))
+
+/* the profiling interface */
+SHMPI_DECLARE(int, Pcontrol, (const int level, ...))
+
+/* deprecated communicator attribute calls (MPI-3.1 chapter 15) */
+SHMPI_DECLARE(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state))
+SHMPI_DECLARE(int, Keyval_free, (int *keyval))
+SHMPI_DECLARE(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val))
+SHMPI_DECLARE(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+SHMPI_DECLARE(int, Attr_delete, (MPI_Comm comm, int keyval))
+
+/* handle and status conversions between C and Fortran (MPI-3.1 section 17.2) */
+SHMPI_DECLARE(MPI_Fint, Comm_c2f, (MPI_Comm comm))
+SHMPI_DECLARE(MPI_Comm, Comm_f2c, (MPI_Fint comm))
+SHMPI_DECLARE(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler))
+SHMPI_DECLARE(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler))
+SHMPI_DECLARE(MPI_Fint, Group_c2f, (MPI_Group group))
+SHMPI_DECLARE(MPI_Group, Group_f2c, (MPI_Fint group))
+SHMPI_DECLARE(MPI_Fint, Info_c2f, (MPI_Info info))
+SHMPI_DECLARE(MPI_Info, Info_f2c, (MPI_Fint info))
+SHMPI_DECLARE(MPI_Fint, Message_c2f, (MPI_Message message))
+SHMPI_DECLARE(MPI_Message, Message_f2c, (MPI_Fint message))
+SHMPI_DECLARE(MPI_Fint, Op_c2f, (MPI_Op op))
+SHMPI_DECLARE(MPI_Op, Op_f2c, (MPI_Fint op))
+SHMPI_DECLARE(MPI_Fint, Request_c2f, (MPI_Request request))
+SHMPI_DECLARE(MPI_Request, Request_f2c, (MPI_Fint request))
+SHMPI_DECLARE(MPI_Fint, Type_c2f, (MPI_Datatype datatype))
+SHMPI_DECLARE(MPI_Datatype, Type_f2c, (MPI_Fint datatype))
+SHMPI_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
+SHMPI_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
+SHMPI_DECLARE(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
+SHMPI_DECLARE(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+SHMPI_DECLARE(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))
+SHMPI_DECLARE(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status))
 
 /* the tool information interface: control variables */
 SHMPI_DECLARE(int, T_init_thread, (int required, int *provided))

@@ -119,10 +119,14 @@ struct datatype {
 				 * subarray): structs built on it are not padded */
 	struct dt_contents contents;	/* MPI_COMBINER_NAMED for predefined types */
 	char name[MPI_MAX_OBJECT_NAME];
+	struct attr *attrs;	/* the handle's attributes (dt_attr.c) */
 };
 
 /* Register the predefined datatypes. */
 void dt_init_builtins(void);
+
+/* Delete the attributes of the predefined datatypes (MPI_Finalize). */
+void dt_attr_fini(void);
 
 /* By builtin index: the size of a predefined type that is one basic
  * element (none is above 32 bytes), 0 for the others (the pair types of

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "attr.h"
 #include "datatype.h"
 #include "errhandler.h"
 #include "runtime.h"
@@ -511,7 +512,8 @@ API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint exten
 		.nd = 1, .types = &old }, newtype);
 }
 
-/* A duplicate keeps the committed state of its original (MPI-3.1 4.1.10). */
+/* A duplicate keeps the committed state of its original (MPI-3.1 4.1.10)
+ * and gets copies of its attributes as their copy callbacks say (6.7.4). */
 API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
 {
 	static const char call[] = "MPI_Type_dup";
@@ -526,6 +528,15 @@ API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
 					    .types = &old }, old->committed, &dt);
 	if (rc < 0)
 		return dt_err_create(call, rc);
+	rc = attr_copy_all(ATTR_TYPE, oldtype, old->attrs, dt->handle, &dt->attrs);
+	if (rc != MPI_SUCCESS) {
+		/* no new type: the copies made so far are deleted again */
+		attr_delete_all(ATTR_TYPE, dt->handle, &dt->attrs);
+		handle_release(dt->handle);
+		dt_unref(dt);
+		return err_comm(DT_COMM, call, rc, "oldtype",
+				"an attribute copy callback failed");
+	}
 	*newtype = dt->handle;
 	return MPI_SUCCESS;
 }
@@ -565,6 +576,8 @@ API(int, Type_free, (MPI_Datatype *datatype))
 		return err_comm(DT_COMM, "MPI_Type_free", MPI_ERR_TYPE, "datatype",
 				"%s is predefined and cannot be freed",
 				dt->name[0] ? dt->name : "the MPI_Type_create_f90_* type");
+	/* the attributes go with the handle (MPI-3.1 section 6.7.4) */
+	attr_delete_all(ATTR_TYPE, *datatype, &dt->attrs);
 	handle_release(*datatype);
 	dt_unref(dt);
 	*datatype = MPI_DATATYPE_NULL;

@@ -26,6 +26,8 @@ enum req_kind {
 	REQ_BSEND,	/* internal: a buffered message owned by the engine */
 	REQ_RMA,	/* MPI_Rput and co: done when the call returns (direct path) */
 	REQ_COLL,	/* a nonblocking collective: owner is its schedule */
+	REQ_GREQ,	/* a generalized request: no communicator; owner holds
+			 * the program's callbacks (grequest.c) */
 };
 
 enum send_mode {

@@ -23,6 +23,7 @@
 #include "comm.h"
 #include "errhandler.h"
 #include "datatype.h"
+#include "grequest.h"
 #include "group.h"
 #include "handle.h"
 #include "hw.h"
@@ -335,10 +336,13 @@ API(int, Finalize, (void))
 	progress_fini();
 	win_dyn_finalize();
 	mem_fini();
+	greq_fini();
+	dt_attr_fini();
 	comm_fini_builtins();
 	group_fini_builtins();
 	info_fini_builtins();
 	attr_fini();
+	err_fini();
 	handle_reset_all();
 	shm_seg_close(&rt.ctl_seg);
 	rt.job = NULL;
