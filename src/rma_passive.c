@@ -47,6 +47,7 @@
 #include "api.h"
 #include "errhandler.h"
 #include "progress.h"
+#include "pvar.h"
 #include "rma_pkt.h"
 #include "rma.h"
 #include "state.h"
@@ -215,6 +216,7 @@ static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call
 	static const struct timespec nap = { 0, LOCK_NAP_MS * 1000000L };
 	struct shm_rwlock *lock = target_lock(w, target);
 	struct lock_wait l = { w, target, ticket, 0 };
+	uint64_t start = pvar_now_ns();	/* the slow path: the clock is for it */
 
 	/* a lock_all holds the targets below this one: say so to whoever it
 	 * keeps waiting meanwhile */
@@ -226,6 +228,7 @@ static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call
 		progress_wait_napping(lock_granted, &l, &nap);
 	shm_rwlock_delist(lock, &w->lock_nodes, (uint32_t)w->rank);
 	state_unblock(call);
+	pvar_lock_waited(start);
 }
 
 /* Wake the waiters that a departure from target's lock granted. */
@@ -247,6 +250,7 @@ static inline void lock_shared(struct win *w, int target, enum call_id call,
 
 	if (!shm_rwlock_ready(target_lock(w, target), &t))
 		lock_wait(w, call, target, kind, t);
+	pvar_c.locks_direct++;
 }
 
 static inline void unlock_shared(struct win *w, int target)
@@ -273,6 +277,7 @@ static inline __attribute__((always_inline)) void direct_lock(struct win *w, int
 	t = shm_rwlock_write_begin(lock);
 	if (!shm_rwlock_ready(lock, &t))
 		lock_wait(w, CALL_WIN_LOCK, target, SHM_RANK_LOCK_EXCLUSIVE, t);
+	pvar_c.locks_direct++;
 	shm_rwlock_set_holder(lock, (uint32_t)w->rank + 1);
 	held_add(w, target, WIN_HELD_EXCL);
 }
@@ -571,6 +576,7 @@ static int win_flush(const char *call, MPI_Win win, int rank)
 	else if (w->npriv)
 		rma_pkt_flush_all(w, CALL_WIN_FLUSH);
 	shm_fence();
+	pvar_c.flushes++;
 	return MPI_SUCCESS;
 }
 
@@ -582,6 +588,7 @@ API(int, Win_flush, (int rank, MPI_Win win))
 	if (rt.phase == RUNTIME_ACTIVE && w && (unsigned)rank < (unsigned)w->size &&
 	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT) {
 		shm_fence();
+		pvar_c.flushes++;
 		return MPI_SUCCESS;
 	}
 	return win_flush("MPI_Win_flush", win, rank);
@@ -594,8 +601,10 @@ API(int, Win_flush_local, (int rank, MPI_Win win))
 	/* the common case: an operation on the direct path completed locally
 	 * (its origin buffer free again) when its call returned */
 	if (rt.phase == RUNTIME_ACTIVE && w && (unsigned)rank < (unsigned)w->size &&
-	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT)
+	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT) {
+		pvar_c.flushes++;
 		return MPI_SUCCESS;
+	}
 	return win_flush("MPI_Win_flush_local", win, rank);
 }
 
