@@ -3,7 +3,7 @@
 # (RMA by kind and path, with derived datatypes; locks, their waits and
 # time; flushes; messages and the unexpected queue), the sessions' start,
 # stop, write, reset and readreset, the categories, and the error classes
-# (tests/progs/mpit_pvars.c).
+# (tests/progs/mpit_pvars.c); and the example examples/mpit_pvars.c.
 . "$SHMPI_TOP/tests/lib.sh"
 
 bad=
@@ -23,4 +23,20 @@ for mode in weak strong; do
 	done
 done
 [ -z "$bad" ] || fail "mpit_pvars:$bad"
+
+# the example prints what an RMA run did: 10 puts and a turn at the lock
+# per rank, 8 bytes each
+for mode in weak strong; do
+	run_job "$TMP/out" "$TMP/err" -- -n 4 --progress=$mode --timeout 60 \
+		"$SHMPI_BUILD/examples/mpit_pvars" 10
+	expect_eq "example $mode: exit ($(cat "$TMP/err"))" "$rc" 0
+	expect_match "example $mode: puts" "$(cat "$TMP/out")" \
+		"rma_put_direct +14 +14 +14 +14"
+	expect_match "example $mode: bytes" "$(cat "$TMP/out")" \
+		"rma_put_direct_bytes +112 +112 +112 +112"
+	expect_match "example $mode: locks" "$(cat "$TMP/out")" "rma_lock_direct +8 +8 +8 +8"
+	if grep -q "not in this MPI" "$TMP/out"; then
+		fail "example $mode: variables missing: $(cat "$TMP/out")"
+	fi
+done
 exit 0
