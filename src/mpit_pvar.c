@@ -488,14 +488,14 @@ API(int, T_pvar_handle_free, (MPI_T_pvar_session session, MPI_T_pvar_handle *han
  * variables (start, stop) and the read-only ones (reset): section 14.3.7. */
 enum pvar_action { ACT_START, ACT_STOP, ACT_RESET };
 
-static int handle_act(struct MPI_T_pvar_handle_s *h, enum pvar_action act, int all)
+static int handle_act(struct MPI_T_pvar_handle_s *h, enum pvar_action act)
 {
 	const struct pvar_def *d = &pvars[h->index];
 
 	if (act == ACT_RESET && pvar_readonly(d))
-		return all ? MPI_SUCCESS : MPI_T_ERR_PVAR_NO_WRITE;
+		return MPI_T_ERR_PVAR_NO_WRITE;
 	if (act != ACT_RESET && pvar_continuous(d))
-		return all ? MPI_SUCCESS : MPI_T_ERR_PVAR_NO_STARTSTOP;
+		return MPI_T_ERR_PVAR_NO_STARTSTOP;
 	if (act == ACT_START)
 		handle_start(h);
 	else if (act == ACT_STOP)
@@ -518,10 +518,10 @@ static int pvar_act(MPI_T_pvar_session session, MPI_T_pvar_handle handle,
 		return MPI_T_ERR_INVALID_HANDLE;
 	progress_lock();
 	if (handle != MPI_T_PVAR_ALL_HANDLES)
-		rc = handle_act(handle, act, 0);
-	else
+		rc = handle_act(handle, act);
+	else	/* passing over the handles it refuses */
 		for (struct MPI_T_pvar_handle_s *h = session->handles; h; h = h->next)
-			(void)handle_act(h, act, 1);
+			(void)handle_act(h, act);
 	progress_unlock();
 	return rc;
 }

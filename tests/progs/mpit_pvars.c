@@ -518,6 +518,10 @@ static void part_categories(void)
 				CHECK(strncmp(pname, "rma_", 4) == 0);
 			}
 			CHECK(n[1] == 29);
+			/* no more than len indices */
+			idx[n[1] - 1] = -7;
+			CHECK_MPI(MPI_T_category_get_pvars(c, n[1] - 1, idx));
+			CHECK(idx[n[1] - 1] == -7);
 		}
 		if (strcmp(name, "shmpi") == 0)
 			top = c;
