@@ -267,6 +267,23 @@ typedef struct MPI_T_cvar_handle_s *MPI_T_cvar_handle;
 #define MPI_T_SCOPE_ALL 5
 #define MPI_T_SCOPE_ALL_EQ 6
 
+/* the tool information interface: performance variables */
+typedef struct MPI_T_pvar_session_s *MPI_T_pvar_session;
+typedef struct MPI_T_pvar_handle_s *MPI_T_pvar_handle;
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)-1)
+#define MPI_T_PVAR_CLASS_STATE 0
+#define MPI_T_PVAR_CLASS_LEVEL 1
+#define MPI_T_PVAR_CLASS_SIZE 2
+#define MPI_T_PVAR_CLASS_PERCENTAGE 3
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 4
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 5
+#define MPI_T_PVAR_CLASS_COUNTER 6
+#define MPI_T_PVAR_CLASS_AGGREGATE 7
+#define MPI_T_PVAR_CLASS_TIMER 8
+#define MPI_T_PVAR_CLASS_GENERIC 9
+
 /* predefined attribute keyvals */
 #define MPI_TAG_UB 1
 #define MPI_HOST 2
@@ -781,6 +798,30 @@ SHMPI_DECLARE(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle, MPI_T
 SHMPI_DECLARE(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle))
 SHMPI_DECLARE(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf))
 SHMPI_DECLARE(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf))
+
+/* the tool information interface: enumerations, performance variables, categories */
+SHMPI_DECLARE(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len))
+SHMPI_DECLARE(int, T_enum_get_item, (MPI_T_enum enumtype, int index, int *value, char *name, int *name_len))
+SHMPI_DECLARE(int, T_pvar_get_num, (int *num_pvar))
+SHMPI_DECLARE(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic))
+SHMPI_DECLARE(int, T_pvar_get_index, (const char *name, int var_class, int *pvar_index))
+SHMPI_DECLARE(int, T_pvar_session_create, (MPI_T_pvar_session *session))
+SHMPI_DECLARE(int, T_pvar_session_free, (MPI_T_pvar_session *session))
+SHMPI_DECLARE(int, T_pvar_handle_alloc, (MPI_T_pvar_session session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count))
+SHMPI_DECLARE(int, T_pvar_handle_free, (MPI_T_pvar_session session, MPI_T_pvar_handle *handle))
+SHMPI_DECLARE(int, T_pvar_start, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+SHMPI_DECLARE(int, T_pvar_stop, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+SHMPI_DECLARE(int, T_pvar_read, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf))
+SHMPI_DECLARE(int, T_pvar_write, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf))
+SHMPI_DECLARE(int, T_pvar_reset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+SHMPI_DECLARE(int, T_pvar_readreset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf))
+SHMPI_DECLARE(int, T_category_get_num, (int *num_cat))
+SHMPI_DECLARE(int, T_category_get_info, (int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories))
+SHMPI_DECLARE(int, T_category_get_index, (const char *name, int *cat_index))
+SHMPI_DECLARE(int, T_category_get_cvars, (int cat_index, int len, int indices[]))
+SHMPI_DECLARE(int, T_category_get_pvars, (int cat_index, int len, int indices[]))
+SHMPI_DECLARE(int, T_category_get_categories, (int cat_index, int len, int indices[]))
+SHMPI_DECLARE(int, T_category_changed, (int *stamp))
 
 #undef SHMPI_DECLARE
 

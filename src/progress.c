@@ -50,10 +50,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../shm/futex.h"
 #include "bsend.h"
 #include "comm.h"
 #include "datatype.h"
 #include "progress.h"
+#include "pvar.h"
 #include "runtime.h"
 #include "serial.h"
 #include "state.h"
@@ -273,6 +275,7 @@ void progress_fini(void)
 		struct unexp *next = u->next;
 
 		free(u);
+		pvar_unexpected_remove();
 		u = next;
 	}
 	for (int p = 0; p < eng.n; p++) {
@@ -587,6 +590,11 @@ void progress_send_start(struct request *r)
 	r->stage = SEND_QUEUED;
 	r->done = 0;
 	eng.nsends++;
+	/* the application's messages, not the library's own (ctx + 1) */
+	if (r->ctx == r->comm->ctx) {
+		pvar_c.sent++;
+		pvar_c.sent_bytes += r->bytes;
+	}
 	list_append(&o->queued, r);
 	peer_activate(r->peer_world);
 	/* the header (and small data) leaves now unless others are ahead */
@@ -655,6 +663,10 @@ static void recv_bind(struct request *r, int src, const struct pkt *pkt)
 	r->st_bytes = (MPI_Count)(pkt->size < r->bytes ? pkt->size : r->bytes);
 	r->st_error = pkt->size > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 	r->done = 0;
+	if (r->ctx == r->comm->ctx) {	/* as in progress_send_start */
+		pvar_c.received++;
+		pvar_c.received_bytes += pkt->size;
+	}
 }
 
 static void recv_eager(struct request *r, int src, const struct pkt *pkt,
@@ -704,6 +716,7 @@ static void unexp_add(int src, const struct pkt *pkt, const void *data, uint32_t
 	else
 		eng.unexp_head = u;
 	eng.unexp_tail = u;
+	pvar_unexpected_add();
 }
 
 static void recv_post_locked(struct request *r)
@@ -726,6 +739,7 @@ static void recv_post_locked(struct request *r)
 		eng.unexp_head = u->next;
 	if (eng.unexp_tail == u)
 		eng.unexp_tail = prev;
+	pvar_unexpected_remove();
 	if (u->pkt.type == PKT_EAGER)
 		recv_eager(r, u->src, &u->pkt, u->data);
 	else
@@ -862,6 +876,7 @@ static int poll_locked(void)
 {
 	int moved = 0;
 
+	pvar_c.polls++;
 	for (int src = 0; src < eng.n; src++)
 		if (shm_ring_nonempty(ring_from(src)))
 			moved += drain(src);
@@ -1056,6 +1071,7 @@ static void *progress_thread(void *unused)
 {
 	(void)unused;
 	eng_in_thread = 1;
+	shm_futex_count_slot(1);	/* its own futex counts (shm/futex.h) */
 	while (!atomic_load_explicit(&eng.stop, memory_order_relaxed)) {
 		doorbell_sleep(thread_ready, NULL, NULL);
 		progress_poll();

@@ -50,6 +50,7 @@
 #include "api.h"
 #include "errhandler.h"
 #include "progress.h"
+#include "pvar.h"
 #include "rma_pkt.h"
 #include "rma.h"
 #include "state.h"
@@ -220,6 +221,7 @@ static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call
 	static const struct timespec poll_nap = { 0, LOCK_POLL_NAP_US * 1000L };
 	struct shm_rwlock *lock = target_lock(w, target);
 	struct lock_wait l = { w, target, ticket, 0 };
+	uint64_t start = pvar_now_ns();	/* the slow path: the clock is for it */
 
 	/* a lock_all holds the targets below this one: say so to whoever it
 	 * keeps waiting meanwhile */
@@ -240,6 +242,7 @@ static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call
 		w->node_taken = 0;
 	}
 	state_unblock(call);
+	pvar_lock_waited(start);
 }
 
 /* Wake the waiters that a departure from target's lock granted. */
@@ -261,6 +264,7 @@ static inline void lock_shared(struct win *w, int target, enum call_id call,
 
 	if (!shm_rwlock_ready(target_lock(w, target), &t))
 		lock_wait(w, call, target, kind, t);
+	pvar_c.locks_direct++;
 }
 
 static inline void unlock_shared(struct win *w, int target)
@@ -287,6 +291,7 @@ static inline __attribute__((always_inline)) void direct_lock(struct win *w, int
 	t = shm_rwlock_write_begin(lock);
 	if (!shm_rwlock_ready(lock, &t))
 		lock_wait(w, CALL_WIN_LOCK, target, SHM_RANK_LOCK_EXCLUSIVE, t);
+	pvar_c.locks_direct++;
 	shm_rwlock_set_holder(lock, (uint32_t)w->rank + 1);
 	held_add(w, target, WIN_HELD_EXCL);
 }
@@ -641,6 +646,7 @@ static int win_flush(const char *call, MPI_Win win, int rank)
 	else if (w->npriv)
 		rma_pkt_flush_all(w, CALL_WIN_FLUSH);
 	shm_fence();
+	pvar_c.flushes++;
 	return MPI_SUCCESS;
 }
 
@@ -652,6 +658,7 @@ static inline __attribute__((always_inline)) int win_flush_fast(int rank, MPI_Wi
 	if ((w = win_get(win)) && (unsigned)rank < (unsigned)w->size &&
 	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT) {
 		shm_fence();
+		pvar_c.flushes++;
 		return MPI_SUCCESS;
 	}
 	return win_flush("MPI_Win_flush", win, rank);
@@ -677,8 +684,10 @@ static inline __attribute__((always_inline)) int win_flush_local_fast(int rank, 
 	/* the common case: an operation on the direct path completed locally
 	 * (its origin buffer free again) when its call returned */
 	if ((w = win_get(win)) && (unsigned)rank < (unsigned)w->size &&
-	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT)
+	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT) {
+		pvar_c.flushes++;
 		return MPI_SUCCESS;
+	}
 	return win_flush("MPI_Win_flush_local", win, rank);
 }
 

@@ -26,6 +26,7 @@
 #include "errhandler.h"
 #include "op.h"
 #include "progress.h"
+#include "pvar.h"
 #include "rma.h"
 #include "rma_pkt.h"
 #include "state.h"
@@ -519,6 +520,7 @@ static void pt_issue(struct pkt_target *pt, int lock, int unlock)
 		/* a lone short operation travels with the lock request */
 		last->lock = (uint8_t)lock;
 		pw->stats.single_ops++;
+		pvar_c.locks_private++;	/* granted by the target as it arrives */
 		list_move(&pt->outbox, &pt->queue);
 	} else {
 		pt->lock_type = lock;
@@ -569,14 +571,22 @@ static struct pkt_target *pt_of(struct win *w, int target)
  * the lock is then held until the epoch's unlock. */
 static void pt_acquire(struct pkt_target *pt, int lock, enum call_id call)
 {
+	int granted;
+
 	progress_lock();
 	pt->lock_type = lock;
 	pt->lock_state = LS_REQUESTED;
 	pt->w->pkt->stats.lock_requests++;
 	list_add(&pt->outbox, op_ctl(pt, RMA_LOCKREQ, lock));
 	pt_kick(pt);
+	granted = pt_done(pt);
 	progress_unlock();
-	pt_wait(pt, call);
+	if (!granted) {
+		uint64_t start = pvar_now_ns();	/* the slow path: the clock is for it */
+
+		pt_wait(pt, call);
+		pvar_lock_waited(start);
+	}
 }
 
 /* Whether a flush of target would ask for a lock and keep it past the call:
@@ -879,6 +889,7 @@ static void on_grant(int src, const struct pkt *pkt, const void *payload, uint32
 	(void)payload;
 	(void)len;
 	pt->lock_state = LS_HELD;
+	pvar_c.locks_private++;
 	list_move(&pt->outbox, &pt->waiting);
 	pt_kick(pt);
 }
