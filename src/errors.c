@@ -188,9 +188,11 @@ static int err_bad_arg(const char *call, const char *arg, const char *what)
  * more (MPI-3.1 section 8.5: "" when nothing was given). */
 API(int, Error_string, (int errorcode, char *string, int *resultlen))
 {
-	const char *name = err_class_name(errorcode);
+	const char *name;
 	int n;
 
+	runtime_hold();		/* the added codes may grow meanwhile */
+	name = err_class_name(errorcode);
 	if (!name)
 		return err_bad_arg("MPI_Error_string", "errorcode", "is not an error code");
 	if (!string)
@@ -208,8 +210,10 @@ API(int, Error_string, (int errorcode, char *string, int *resultlen))
 
 API(int, Error_class, (int errorcode, int *errorclass))
 {
-	struct err_user *u = err_user(errorcode);
+	struct err_user *u;
 
+	runtime_hold();		/* the added codes may grow meanwhile */
+	u = err_user(errorcode);
 	if (!err_class_name(errorcode))
 		return err_bad_arg("MPI_Error_class", "errorcode", "is not an error code");
 	if (!errorclass)

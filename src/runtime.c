@@ -67,6 +67,14 @@ int runtime_enter_slow(const char *call)
 	return 1;
 }
 
+int runtime_hold_slow(void)
+{
+	if (rt.phase != RUNTIME_ACTIVE)
+		return 0;
+	serial_lock();
+	return 1;
+}
+
 void runtime_leave_slow(void)
 {
 	serial_unlock();

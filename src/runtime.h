@@ -71,6 +71,20 @@ static inline void runtime_leave(const int *locked)
  * MPI_THREAD_MULTIPLE it costs the test of one word, and the cleanup the
  * test of a constant zero.
  */
+/* For the few calls allowed outside MPI_Init ... MPI_Finalize: under
+ * MPI_THREAD_MULTIPLE while the library is active, the same lock for the
+ * rest of the block; otherwise nothing. */
+int runtime_hold_slow(void);
+
+static inline int runtime_hold_enter(void)
+{
+	return __builtin_expect(rt.gate != 0, 0) ? runtime_hold_slow() : 0;
+}
+
+#define runtime_hold()                                                      \
+	const int runtime_locked __attribute__((cleanup(runtime_leave), unused)) = \
+		runtime_hold_enter()
+
 #define runtime_check(call)                                                 \
 	const int runtime_locked __attribute__((cleanup(runtime_leave), unused)) = \
 		runtime_enter(call)
