@@ -37,6 +37,7 @@ typedef int MPI_Datatype;
 typedef int MPI_Errhandler;
 typedef int MPI_Group;
 typedef int MPI_Info;
+typedef int MPI_Message;
 typedef int MPI_Op;
 typedef int MPI_Request;
 typedef int MPI_Win;
@@ -127,6 +128,9 @@ typedef struct MPI_Status {
 
 #define MPI_INFO_NULL ((MPI_Info)0x1c000000)
 #define MPI_INFO_ENV ((MPI_Info)0x5c000000)
+
+#define MPI_MESSAGE_NULL ((MPI_Message)0x24000000)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)0x64000000)
 
 /* ---- special values --------------------------------------------------- */
 
@@ -503,6 +507,10 @@ SHMPI_DECLARE(int, Buffer_attach, (void *buffer, int size))
 SHMPI_DECLARE(int, Buffer_detach, (void *buffer_addr, int *size))
 SHMPI_DECLARE(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 SHMPI_DECLARE(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
+SHMPI_DECLARE(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))
+SHMPI_DECLARE(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status))
+SHMPI_DECLARE(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status))
+SHMPI_DECLARE(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request))
 SHMPI_DECLARE(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 SHMPI_DECLARE(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 
