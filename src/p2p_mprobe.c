@@ -10,10 +10,11 @@
  * of MPI_PROC_NULL gives MPI_MESSAGE_NO_PROC, whose receive completes at
  * once with the status of a receive from MPI_PROC_NULL (section 3.8.2).
  *
- * Messages are only ever taken out of the unexpected queue by the
- * application thread (the progress thread appends, and matches only
- * posted receives), so one that a probe saw is still first in line when
- * the same thread takes it right after.
+ * Messages of a user's context are only ever taken out of the unexpected
+ * queue by the application thread (the progress thread appends them, and
+ * the receives it posts for nonblocking collectives are on the library's
+ * own context, src/coll_nb.c), so one that a probe saw is still first in
+ * line when the same thread takes it right after.
  */
 #include <stdlib.h>
 
