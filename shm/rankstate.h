@@ -91,6 +91,8 @@ enum call_id {
 	CALL_IBARRIER, CALL_IBCAST, CALL_IREDUCE, CALL_IALLREDUCE, CALL_IGATHER,
 	CALL_ISCATTER, CALL_IALLGATHER, CALL_IALLGATHERV, CALL_IALLTOALL,
 	CALL_IALLTOALLV,
+	/* matched probe and receive (src/p2p_mprobe.c) */
+	CALL_MPROBE, CALL_MRECV,
 	CALL_COUNT
 };
 
@@ -178,6 +180,8 @@ static inline const char *shm_rank_call_name(uint32_t call)
 		[CALL_IALLGATHERV] = "MPI_Iallgatherv",
 		[CALL_IALLTOALL] = "MPI_Ialltoall",
 		[CALL_IALLTOALLV] = "MPI_Ialltoallv",
+		[CALL_MPROBE] = "MPI_Mprobe",
+		[CALL_MRECV] = "MPI_Mrecv",
 	};
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == CALL_COUNT,

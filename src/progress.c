@@ -14,7 +14,10 @@
  * DATA and control packets (CTS, ACK) need no order.  A receiver drains its
  * rings completely on every pass: an unmatched EAGER message is copied to
  * the unexpected queue, an unmatched RTS is queued as is, so rings never
- * stay full while their receiver is inside MPI.
+ * stay full while their receiver is inside MPI.  A matched probe takes an
+ * unexpected message out of that queue at once (MPI 3.1, section 3.8.2);
+ * the receive later given it (MPI_Mrecv) binds it as if it had just
+ * matched it.
  *
  * Sleeping: a waiter sleeps on its doorbell after its wait condition and
  * ready() both failed; a peer that commits records to it, that releases
@@ -719,27 +722,51 @@ static void unexp_add(int src, const struct pkt *pkt, const void *data, uint32_t
 	pvar_unexpected_add();
 }
 
-static void recv_post_locked(struct request *r)
+/* The oldest unexpected message that a receive of (src_world or -1 for any
+ * source, tag or MPI_ANY_TAG) on ctx matches, and the one before it. */
+static struct unexp *unexp_find(uint32_t ctx, int src_world, int tag,
+				struct unexp **prev_out)
 {
-	struct unexp *u, *prev = NULL;
+	struct unexp *prev = NULL;
 
-	r->matched = 0;
-	r->src_world = r->peer == MPI_ANY_SOURCE ? -1 :
-		       comm_world_rank(r->comm, r->peer);
-	for (u = eng.unexp_head; u; prev = u, u = u->next)
-		if (recv_matches(r, u->src, u->pkt.ctx, u->pkt.tag))
-			break;
-	if (!u) {
-		list_append(&eng.posted, r);
-		return;
-	}
+	for (struct unexp *u = eng.unexp_head; u; prev = u, u = u->next)
+		if (u->pkt.ctx == ctx && (src_world < 0 || u->src == src_world) &&
+		    (tag == MPI_ANY_TAG || u->pkt.tag == tag)) {
+			*prev_out = prev;
+			return u;
+		}
+	return NULL;
+}
+
+/* Take u, found after prev, out of the unexpected queue. */
+static void unexp_unlink(struct unexp *u, struct unexp *prev)
+{
 	if (prev)
 		prev->next = u->next;
 	else
 		eng.unexp_head = u->next;
 	if (eng.unexp_tail == u)
 		eng.unexp_tail = prev;
+	u->next = NULL;
 	pvar_unexpected_remove();
+}
+
+static void recv_post_locked(struct request *r)
+{
+	struct unexp *u = r->taken, *prev;
+
+	r->matched = 0;
+	r->src_world = r->peer == MPI_ANY_SOURCE ? -1 :
+		       comm_world_rank(r->comm, r->peer);
+	r->taken = NULL;
+	if (!u) {
+		u = unexp_find(r->ctx, r->src_world, r->tag, &prev);
+		if (!u) {
+			list_append(&eng.posted, r);
+			return;
+		}
+		unexp_unlink(u, prev);
+	}
 	if (u->pkt.type == PKT_EAGER)
 		recv_eager(r, u->src, &u->pkt, u->data);
 	else
@@ -768,29 +795,51 @@ int progress_recv_cancel(struct request *r)
 	return taken;
 }
 
+/* The status of a receive of unexpected message u on c. */
+static void unexp_status(const struct comm *c, const struct unexp *u, MPI_Status *status)
+{
+	if (status == MPI_STATUS_IGNORE)
+		return;
+	status->MPI_SOURCE = comm_rank_of_world(c, u->src);
+	status->MPI_TAG = u->pkt.tag;
+	status->MPI_ERROR = MPI_SUCCESS;
+	status->shmpi_count = (MPI_Count)u->pkt.size;
+	status->shmpi_cancelled = 0;
+}
+
 int progress_probe(struct comm *c, uint32_t ctx, int source, int tag,
 		   MPI_Status *status)
 {
 	int src_world = source == MPI_ANY_SOURCE ? -1 : comm_world_rank(c, source);
-	int found = 0;
+	struct unexp *u, *prev;
 
 	progress_lock();
-	for (struct unexp *u = eng.unexp_head; u && !found; u = u->next) {
-		if (u->pkt.ctx != ctx ||
-		    (source != MPI_ANY_SOURCE && u->src != src_world) ||
-		    (tag != MPI_ANY_TAG && u->pkt.tag != tag))
-			continue;
-		if (status != MPI_STATUS_IGNORE) {
-			status->MPI_SOURCE = comm_rank_of_world(c, u->src);
-			status->MPI_TAG = u->pkt.tag;
-			status->MPI_ERROR = MPI_SUCCESS;
-			status->shmpi_count = (MPI_Count)u->pkt.size;
-			status->shmpi_cancelled = 0;
-		}
-		found = 1;
+	u = unexp_find(ctx, src_world, tag, &prev);
+	if (u)
+		unexp_status(c, u, status);
+	progress_unlock();
+	return u != NULL;
+}
+
+struct unexp *progress_mprobe(struct comm *c, uint32_t ctx, int source, int tag,
+			      MPI_Status *status)
+{
+	int src_world = source == MPI_ANY_SOURCE ? -1 : comm_world_rank(c, source);
+	struct unexp *u, *prev;
+
+	progress_lock();
+	u = unexp_find(ctx, src_world, tag, &prev);
+	if (u) {
+		unexp_unlink(u, prev);
+		unexp_status(c, u, status);
 	}
 	progress_unlock();
-	return found;
+	return u;
+}
+
+void progress_unexp_free(struct unexp *u)
+{
+	free(u);
 }
 
 static void handle_packet(int src, const struct pkt *pkt, const void *payload,

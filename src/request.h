@@ -19,6 +19,7 @@
 
 struct comm;
 struct datatype;
+struct unexp;
 
 enum req_kind {
 	REQ_SEND,
@@ -75,6 +76,7 @@ struct request {
 	uint64_t peer_cookie;	/* the other side's request, from CTS/RTS */
 	int matched;		/* recv: a message is bound to it */
 	int src_world;		/* recv: sender's job rank once matched */
+	struct unexp *taken;	/* recv: the message MPI_Mprobe took, until posted */
 
 	/* what MPI_Wait reports */
 	int st_source;
