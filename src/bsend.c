@@ -163,13 +163,19 @@ API(int, Buffer_detach, (void *buffer_addr, int *size))
 	if (!bsend.attached)
 		return err_comm(MPI_COMM_WORLD, "MPI_Buffer_detach", MPI_ERR_BUFFER,
 				"buffer_addr", "no buffer is attached");
+	/* the engine (the progress thread, under strong progress) takes
+	 * blocks off as their messages leave: look under its lock */
+	progress_lock();
 	if (bsend.nblocks) {
 		struct request *first = bsend.blocks->req;
 
 		state_block(CALL_BUFFER_DETACH, WAIT_BSEND_DRAIN, first->peer_world,
 			    first->tag, first->comm->ctx);
+		progress_unlock();
 		progress_wait(bsend_drained, NULL);
 		state_unblock(CALL_BUFFER_DETACH);
+	} else {
+		progress_unlock();
 	}
 	progress_lock();
 	*(void **)buffer_addr = bsend.buf;
