@@ -6,6 +6,7 @@
 . "$SHMPI_TOP/tests/lib.sh"
 # under the sanitizers a SIGSEGV must still kill the rank, not be reported
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0"
+export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}handle_segv=0"
 
 n=0
 for where in lock fence epoch recv; do
