@@ -429,9 +429,15 @@ int comm_out(struct comm *parent, struct comm *c, MPI_Comm *newcomm, int dup)
 	errh_unref(c->errh);
 	c->errh = parent->errh;
 	if (dup) {
-		int rc = attr_copy_all(ATTR_COMM, parent->handle, parent->attrs, c->handle,
-				       &c->attrs);
+		int rc;
 
+		/* a duplicate keeps the topology (MPI 3.1, section 6.4.2) */
+		if (parent->topo && !(c->topo = topo_dup(parent->topo))) {
+			comm_unref(c);
+			return MPI_ERR_NO_MEM;
+		}
+		rc = attr_copy_all(ATTR_COMM, parent->handle, parent->attrs, c->handle,
+				   &c->attrs);
 		if (rc != MPI_SUCCESS) {
 			comm_unref(c);
 			return rc;
@@ -465,7 +471,9 @@ static int comm_dup_common(const char *call, MPI_Comm comm, struct info *info,
 		return err_comm(comm, call, rc, NULL, "cannot create the communicator");
 	rc = comm_out(p, c, newcomm, 1);
 	if (rc != MPI_SUCCESS)
-		return err_comm(comm, call, rc, NULL, "an attribute copy callback failed");
+		return err_comm(comm, call, rc, NULL, rc == MPI_ERR_NO_MEM ?
+				"out of memory copying the topology" :
+				"an attribute copy callback failed");
 	if (info)
 		c->info = info_dup_internal(info);
 	else if (p->info)

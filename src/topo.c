@@ -51,6 +51,44 @@ static int *int_copy(const int *a, int n)
 	return c;
 }
 
+/* The copy of what t points to (n ints) into d, if t has it; 0 or -1. */
+static int topo_copy_array(int **d, const int *t, int n)
+{
+	if (!t)
+		return 0;
+	*d = int_copy(t, n);
+	return *d ? 0 : -1;
+}
+
+struct topo *topo_dup(const struct topo *t)
+{
+	struct topo *d = calloc(1, sizeof(*d));
+	int nedges = t->index && t->nnodes > 0 ? t->index[t->nnodes - 1] : 0;
+
+	if (!d)
+		return NULL;
+	d->kind = t->kind;
+	d->ndims = t->ndims;
+	d->nnodes = t->nnodes;
+	d->symmetric = t->symmetric;
+	d->indegree = t->indegree;
+	d->outdegree = t->outdegree;
+	d->weighted = t->weighted;
+	if (topo_copy_array(&d->dims, t->dims, t->ndims) < 0 ||
+	    topo_copy_array(&d->periods, t->periods, t->ndims) < 0 ||
+	    topo_copy_array(&d->coords, t->coords, t->ndims) < 0 ||
+	    topo_copy_array(&d->index, t->index, t->nnodes) < 0 ||
+	    topo_copy_array(&d->edges, t->edges, nedges) < 0 ||
+	    topo_copy_array(&d->sources, t->sources, t->indegree) < 0 ||
+	    topo_copy_array(&d->sourceweights, t->sourceweights, t->indegree) < 0 ||
+	    topo_copy_array(&d->destinations, t->destinations, t->outdegree) < 0 ||
+	    topo_copy_array(&d->destweights, t->destweights, t->outdegree) < 0) {
+		topo_free(d);
+		return NULL;
+	}
+	return d;
+}
+
 /* ---- MPI_Dims_create ---------------------------------------------------- */
 
 /*

@@ -27,4 +27,8 @@ struct topo {
 
 void topo_free(struct topo *t);
 
+/* A copy of t, for a duplicate of its communicator (MPI 3.1, section 6.4.2:
+ * MPI_Comm_dup keeps the topology); NULL without memory. */
+struct topo *topo_dup(const struct topo *t);
+
 #endif

@@ -52,6 +52,19 @@ static void test_cart(void)
 	CHECK(d2[0] == dims[0] && d2[1] == dims[1] && p2[0] == 1 && p2[1] == 0);
 	/* row-major: rank = c0 * dims[1] + c1 */
 	CHECK(c2[0] == rank / dims[1] && c2[1] == rank % dims[1]);
+	/* a duplicate keeps the topology (MPI 3.1, section 6.4.2) */
+	{
+		int d3[2], p3[2], c3[2];
+		MPI_Comm dup;
+
+		CHECK_MPI(MPI_Comm_dup(cart, &dup));
+		CHECK_MPI(MPI_Topo_test(dup, &status));
+		CHECK(status == MPI_CART);
+		CHECK_MPI(MPI_Cart_get(dup, 2, d3, p3, c3));
+		CHECK(!memcmp(d2, d3, sizeof(d2)) && !memcmp(p2, p3, sizeof(p2)) &&
+		      !memcmp(c2, c3, sizeof(c2)));
+		CHECK_MPI(MPI_Comm_free(&dup));
+	}
 	for (int q = 0; q < size; q++) {
 		CHECK_MPI(MPI_Cart_coords(cart, q, 2, coords));
 		CHECK_MPI(MPI_Cart_rank(cart, coords, &r));
@@ -131,6 +144,54 @@ static void test_graph(void)
 	got[0] = -1;
 	CHECK_MPI(MPI_Neighbor_allgather(&rank, 1, MPI_INT, got, 1, MPI_INT, g));
 	CHECK(got[0] == left);
+	/* a duplicate keeps the graph and its weights (MPI 3.1, section 6.4.2) */
+	{
+		MPI_Comm dup;
+		int status;
+
+		CHECK_MPI(MPI_Comm_dup(g, &dup));
+		CHECK_MPI(MPI_Topo_test(dup, &status));
+		CHECK(status == MPI_DIST_GRAPH);
+		CHECK_MPI(MPI_Dist_graph_neighbors_count(dup, &in, &out, &w));
+		CHECK(in == 1 && out == 1 && w);
+		CHECK_MPI(MPI_Dist_graph_neighbors(dup, 1, src, sw, 1, dst, dw));
+		CHECK(src[0] == left && dst[0] == right && sw[0] == left && dw[0] == rank);
+		got[0] = -1;
+		CHECK_MPI(MPI_Neighbor_allgather(&rank, 1, MPI_INT, got, 1, MPI_INT, dup));
+		CHECK(got[0] == left);
+		CHECK_MPI(MPI_Comm_free(&dup));
+	}
+	/* and a graph of MPI_Graph_create: a ring, both ways */
+	{
+		int *index = malloc(sizeof(int) * (size_t)size);
+		int *edges = malloc(sizeof(int) * 2 * (size_t)size);
+		int *index2 = malloc(sizeof(int) * (size_t)size);
+		int *edges2 = malloc(sizeof(int) * 2 * (size_t)size);
+		int nn, ne, status;
+		MPI_Comm ring, dup;
+
+		CHECK(index && edges && index2 && edges2);
+		for (int i = 0; i < size; i++) {
+			index[i] = 2 * (i + 1);
+			edges[2 * i] = (i + size - 1) % size;
+			edges[2 * i + 1] = (i + 1) % size;
+		}
+		CHECK_MPI(MPI_Graph_create(MPI_COMM_WORLD, size, index, edges, 0, &ring));
+		CHECK_MPI(MPI_Comm_dup(ring, &dup));
+		CHECK_MPI(MPI_Topo_test(dup, &status));
+		CHECK(status == MPI_GRAPH);
+		CHECK_MPI(MPI_Graphdims_get(dup, &nn, &ne));
+		CHECK(nn == size && ne == 2 * size);
+		CHECK_MPI(MPI_Graph_get(dup, size, 2 * size, index2, edges2));
+		CHECK(!memcmp(index, index2, sizeof(int) * (size_t)size) &&
+		      !memcmp(edges, edges2, sizeof(int) * 2 * (size_t)size));
+		CHECK_MPI(MPI_Comm_free(&dup));
+		CHECK_MPI(MPI_Comm_free(&ring));
+		free(index);
+		free(edges);
+		free(index2);
+		free(edges2);
+	}
 	CHECK_MPI(MPI_Comm_free(&g));
 	/* rank 0 names every edge i -> (i + 2) % size; no weights */
 	{
