@@ -369,7 +369,11 @@ static int spawn_rank(struct spawn_ctx *sc, struct run_job *job, int r)
 		goto err_free_err;
 	}
 	/* the child has set its group before exec, and vfork returned only then:
-	 * the group exists before rank 1 joins it */
+	 * the group exists before rank 1 joins it.  Where vfork is a fork (under
+	 * ThreadSanitizer, valgrind) the child may not have run yet: set its
+	 * group from here too, as job-control shells do (after the child's exec
+	 * this fails with EACCES, which changes nothing) */
+	(void)setpgid(pid, r == 0 ? pid : job->pgid);
 	if (r == 0)
 		job->pgid = pid;
 	rc = spawn_pidfd(pid);
