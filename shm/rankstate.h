@@ -84,6 +84,14 @@ enum call_id {
 	CALL_IBARRIER, CALL_IBCAST, CALL_IREDUCE, CALL_IALLREDUCE, CALL_IGATHER,
 	CALL_ISCATTER, CALL_IALLGATHER, CALL_IALLGATHERV, CALL_IALLTOALL,
 	CALL_IALLTOALLV,
+	/* more of them, MPI_Alltoallw, the neighbourhood collectives
+	 * (src/coll_neighbor.c), MPI_Comm_idup */
+	CALL_IGATHERV, CALL_ISCATTERV, CALL_IALLTOALLW, CALL_ALLTOALLW, CALL_ISCAN,
+	CALL_IEXSCAN, CALL_IREDUCE_SCATTER, CALL_IREDUCE_SCATTER_BLOCK,
+	CALL_NEIGHBOR_ALLGATHER, CALL_NEIGHBOR_ALLGATHERV, CALL_NEIGHBOR_ALLTOALL,
+	CALL_NEIGHBOR_ALLTOALLV, CALL_NEIGHBOR_ALLTOALLW, CALL_INEIGHBOR_ALLGATHER,
+	CALL_INEIGHBOR_ALLGATHERV, CALL_INEIGHBOR_ALLTOALL, CALL_INEIGHBOR_ALLTOALLV,
+	CALL_INEIGHBOR_ALLTOALLW, CALL_COMM_IDUP,
 	CALL_COUNT
 };
 
@@ -171,6 +179,25 @@ static inline const char *shm_rank_call_name(uint32_t call)
 		[CALL_IALLGATHERV] = "MPI_Iallgatherv",
 		[CALL_IALLTOALL] = "MPI_Ialltoall",
 		[CALL_IALLTOALLV] = "MPI_Ialltoallv",
+		[CALL_IGATHERV] = "MPI_Igatherv",
+		[CALL_ISCATTERV] = "MPI_Iscatterv",
+		[CALL_IALLTOALLW] = "MPI_Ialltoallw",
+		[CALL_ALLTOALLW] = "MPI_Alltoallw",
+		[CALL_ISCAN] = "MPI_Iscan",
+		[CALL_IEXSCAN] = "MPI_Iexscan",
+		[CALL_IREDUCE_SCATTER] = "MPI_Ireduce_scatter",
+		[CALL_IREDUCE_SCATTER_BLOCK] = "MPI_Ireduce_scatter_block",
+		[CALL_NEIGHBOR_ALLGATHER] = "MPI_Neighbor_allgather",
+		[CALL_NEIGHBOR_ALLGATHERV] = "MPI_Neighbor_allgatherv",
+		[CALL_NEIGHBOR_ALLTOALL] = "MPI_Neighbor_alltoall",
+		[CALL_NEIGHBOR_ALLTOALLV] = "MPI_Neighbor_alltoallv",
+		[CALL_NEIGHBOR_ALLTOALLW] = "MPI_Neighbor_alltoallw",
+		[CALL_INEIGHBOR_ALLGATHER] = "MPI_Ineighbor_allgather",
+		[CALL_INEIGHBOR_ALLGATHERV] = "MPI_Ineighbor_allgatherv",
+		[CALL_INEIGHBOR_ALLTOALL] = "MPI_Ineighbor_alltoall",
+		[CALL_INEIGHBOR_ALLTOALLV] = "MPI_Ineighbor_alltoallv",
+		[CALL_INEIGHBOR_ALLTOALLW] = "MPI_Ineighbor_alltoallw",
+		[CALL_COMM_IDUP] = "MPI_Comm_idup",
 	};
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == CALL_COUNT,

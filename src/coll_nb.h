@@ -1,0 +1,137 @@
+/*
+ * Schedules of nonblocking collectives (coll_nb.c), for the files that
+ * build their own: the neighbourhood collectives (coll_neighbor.c) and
+ * MPI_Comm_idup (comm.c).
+ *
+ * A schedule is this rank's part of one collective: rounds of steps -
+ * internal messages on the communicator's library context with the
+ * collective's own tag, local copies and reductions, and calls of a
+ * function - that the progress engine advances (coll_nb.c says how).  The
+ * next round begins once every message of this one completed; the steps of
+ * a round begin in the order they were added.
+ *
+ * The calls are described by struct nb_call: the communicator, the root
+ * and op where the call has them, and one struct nb_side per buffer
+ * argument.  nb_run() checks every argument (raising the error class
+ * through the communicator's handler), builds the schedule with the
+ * call's builder and starts it: the user gets a request, or, for a
+ * blocking call, the schedule runs to its end before nb_run returns.
+ */
+#ifndef SRC_COLL_NB_H
+#define SRC_COLL_NB_H
+
+#include <mpi.h>
+
+#include "comm.h"
+#include "datatype.h"
+#include "state.h"
+
+struct op;
+struct sched;
+
+/* ---- building a schedule ---------------------------------------------------- */
+
+/* A message of count elements of dt to or from member peer (buf and dt
+ * must live until the schedule ends: see sched_hold). */
+void sched_send(struct sched *s, int peer, const void *buf, MPI_Count count,
+		const struct datatype *dt);
+void sched_recv(struct sched *s, int peer, void *buf, MPI_Count count,
+		const struct datatype *dt);
+
+/* A local step: fn(s, arg) when its round begins (on whichever thread runs
+ * the engine, under the engine's lock). */
+typedef void (*sched_fn_t)(struct sched *s, void *arg);
+void sched_call(struct sched *s, sched_fn_t fn, void *arg);
+
+/* End the current round. */
+void sched_round(struct sched *s);
+
+/* Keep p until the schedule is freed, then release(p); p NULL marks the
+ * schedule out of memory.  Returns p. */
+void *sched_hold(struct sched *s, void *p, void (*release)(void *));
+
+/* Keep dt referenced until the schedule is freed. */
+void sched_hold_dt(struct sched *s, struct datatype *dt);
+
+/* From a step: the collective fails with MPI error class errclass (the
+ * first such error is what the request reports). */
+void sched_fail(struct sched *s, int errclass);
+
+/* The communicator a schedule runs on. */
+struct comm *sched_comm(const struct sched *s);
+
+/* A new schedule on c, with the tag of c's next nonblocking collective;
+ * NULL when out of memory. */
+struct sched *sched_create(struct comm *c);
+
+/* Drop a schedule that was never launched (NULL: nothing). */
+void sched_destroy(struct sched *s);
+
+/*
+ * Hand s to the engine (it owns s from now on, also on failure).  With a
+ * request, the user's request for it goes there; without, the call is
+ * blocking: the schedule runs to its end first, in call id's name for the
+ * watchdog.  Returns MPI_SUCCESS, MPI_ERR_NO_MEM (built out of memory or
+ * no request), or a blocking schedule's error class.
+ */
+int sched_launch(struct sched *s, enum call_id id, MPI_Request *request);
+
+/* ---- calls ---------------------------------------------------------------- */
+
+/* Where an argument matters, or where a buffer may be MPI_IN_PLACE. */
+enum nb_where { NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT };
+
+/*
+ * One side (send or receive) of a call's arguments: (buf, count, type), or
+ * counts and displacements (in elements of type) for the v-variants, or
+ * counts, byte displacements and a type per block for the w-variants.
+ * Block m is member m's, or neighbour m's for the neighbourhood calls.
+ */
+struct nb_side {
+	const void *buf;
+	int count;
+	MPI_Datatype type;
+	const int *counts, *displs;	/* the v- and w-variants; NULL otherwise */
+	const MPI_Aint *adispls;	/* MPI_Neighbor_alltoallw: byte displacements */
+	const MPI_Datatype *types;	/* the w-variants: a type per block */
+	enum nb_where used;		/* where the side's arguments matter */
+	enum nb_where in_place;		/* where buf may be MPI_IN_PLACE */
+	int vector;			/* counts (and displacements) are given */
+	int typed;			/* types are given (the w-variants) */
+	const char *const *names;	/* buffer, count, counts, displs, types */
+	int n;				/* how many blocks */
+	struct datatype *dt;		/* checked (not for the w-variants) */
+};
+
+struct nb_call {
+	const char *name;
+	enum call_id id;	/* for the watchdog */
+	MPI_Comm comm;
+	struct comm *c;
+	int rooted;		/* the call has a root argument */
+	int root;
+	int reducing;		/* the call has an op argument */
+	MPI_Op op;
+	struct op *o;
+	struct nb_side s, r;
+	int neighborhood;	/* s.n and r.n are the degrees, set by the caller */
+	int inter;		/* the call takes intercommunicators (its builder
+				 * knows them): blocks are the remote group's */
+	void *topo;		/* the builder's (neighbourhood calls: the neighbours) */
+	MPI_Request *request;
+	int blocking;		/* no request: the call runs to its end */
+};
+
+/* The argument names of a side: buffer, count, counts, displacements,
+ * types. */
+extern const char *const nb_names_send[], *const nb_names_recv[];
+
+/* Check a, build its schedule with build(s, a), start it (see above). */
+int nb_run(struct nb_call *a, void (*build)(struct sched *, struct nb_call *));
+
+/* Block m of a side: its address, count and type. */
+char *blk_at(const struct nb_side *sd, int m);
+int blk_count(const struct nb_side *sd, int m);
+const struct datatype *blk_dt(const struct nb_side *sd, int m);
+
+#endif
