@@ -8,28 +8,12 @@
  * (strong) or not (weak), and the error classes.
  *   coll_nb [test [weak|strong]]
  */
-#include "testutil.h"
+#include "colltest.h"
 
 static int rank, size;
 
-/* The value member r contributes at index i. */
-static int val(int r, int i)
-{
-	return (r * 7 + i * 3) % 101 - 50;
-}
-
 static const int sizes[] = { 0, 1, 7, 3000, 40000 };
 #define NSIZES ((int)(sizeof(sizes) / sizeof(sizes[0])))
-
-static int *ints(size_t n, int fill)
-{
-	int *b = malloc(sizeof(int) * (n + 1));
-
-	CHECK(b);
-	for (size_t i = 0; i <= n; i++)
-		b[i] = fill;
-	return b;
-}
 
 /* Wait for req, computing a little and testing it now and then. */
 static void overlap_wait(MPI_Request *req)
@@ -115,44 +99,6 @@ static void t_bcast(MPI_Comm comm)
 			CHECK(b[i] == (me == 1 % n || in_type ? val(1, i) : -1));
 		}
 	}
-}
-
-/* A non-commutative associative op on pairs (a, b), the affine maps
- * x -> a x + b under composition, wrapping. */
-typedef struct {
-	unsigned a, b;
-} affine;
-
-static void affine_op(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
-	affine *x = in, *y = inout;
-
-	(void)dt;
-	for (int i = 0; i < *len; i++) {
-		affine r = { x[i].a * y[i].a, x[i].a * y[i].b + x[i].b };
-
-		y[i] = r;
-	}
-}
-
-static affine aff(int r, int i)
-{
-	affine v = { (unsigned)(r * 2 + 3 + i), (unsigned)(r * 5 + i * 11 + 1) };
-
-	return v;
-}
-
-/* x0 o x1 o ... o xn-1 at index i. */
-static affine aff_all(int n, int i)
-{
-	affine acc = aff(n - 1, i);
-
-	for (int r = n - 2; r >= 0; r--) {
-		affine x = aff(r, i), t = { x.a * acc.a, x.a * acc.b + x.b };
-
-		acc = t;
-	}
-	return acc;
 }
 
 static void t_reduce(MPI_Comm comm, int all)
@@ -467,20 +413,6 @@ static void t_alltoall(MPI_Comm comm)
 	}
 }
 
-/* Each call on MPI_COMM_WORLD, on a split and on a duplicate. */
-static void on_comms(void (*fn)(MPI_Comm))
-{
-	MPI_Comm split, dup;
-
-	fn(MPI_COMM_WORLD);
-	CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &split));
-	fn(split);
-	CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
-	fn(dup);
-	CHECK_MPI(MPI_Comm_free(&split));
-	CHECK_MPI(MPI_Comm_free(&dup));
-}
-
 static void test_barrier(void) { on_comms(t_barrier); }
 static void test_bcast(void) { on_comms(t_bcast); }
 static void test_reduce(void) { on_comms(t_ireduce); }
@@ -785,21 +717,8 @@ static void test_watch(void)
 
 /* ---- errors -------------------------------------------------------------- */
 
-#define SENTINEL ((MPI_Request)0x5a5a5a5a)
-
-/* The call returns class `want` and leaves the request alone. */
-#define EXPECT_ERR(want, call)                                                 \
-	do {                                                                   \
-		int rc_, cls_;                                                 \
-		req = SENTINEL;                                                \
-		rc_ = (call);                                                  \
-		MPI_Error_class(rc_, &cls_);                                   \
-		if (cls_ != (want))                                            \
-			fprintf(stderr, "rank %d: line %d: class %d, want %d\n", \
-				rank, __LINE__, cls_, (want));                 \
-		CHECK(cls_ == (want));                                         \
-		CHECK(req == SENTINEL);                                        \
-	} while (0)
+/* The call returns class `want` and leaves the request req alone. */
+#define EXPECT_ERR(want, call) TU_EXPECT_REQ_ERR(want, req, call)
 
 static void test_errors(void)
 {
@@ -882,9 +801,7 @@ static void test_errors(void)
 	if (size >= 2) {
 		MPI_Comm half, inter;
 
-		CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank < size / 2, rank, &half));
-		CHECK_MPI(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD,
-					       rank < size / 2 ? size / 2 : 0, 7, &inter));
+		halves(&half, &inter);
 		CHECK_MPI(MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN));
 		EXPECT_ERR(MPI_ERR_COMM, MPI_Ibarrier(inter, &req));
 		EXPECT_ERR(MPI_ERR_COMM, MPI_Ibcast(a, 1, MPI_INT, 0, inter, &req));
