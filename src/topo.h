@@ -1,6 +1,7 @@
 /*
  * Process topologies attached to communicators: Cartesian grids and
- * distributed graphs, and the neighbourhood collectives over them.
+ * distributed graphs, and the neighbours the neighbourhood collectives
+ * (coll_neighbor.c) exchange with.
  */
 #ifndef SRC_TOPO_H
 #define SRC_TOPO_H
@@ -20,5 +21,29 @@ struct topo {
 };
 
 void topo_free(struct topo *t);
+
+/*
+ * The neighbours of a topology, in the standard's order (MPI 3.1, 7.6):
+ * for a Cartesian grid, per dimension the one at -1 then the one at +1
+ * (MPI_PROC_NULL past a non-periodic edge), as sources and as
+ * destinations; for a graph, the lists.  send_tag[k]: the tag of the
+ * message destination k receives from us -- which of its own in-neighbours
+ * we are -- and recv_tag[k] the tag of the message from source k, so that
+ * two neighbours that are one process (a periodic dimension of size 1 or
+ * 2) cannot mix up; NULL where the order of the lists says it (the edges
+ * between two processes keep their order).
+ */
+struct neighbors {
+	int nin, nout;
+	int *in, *out;
+	int *send_tag, *recv_tag;
+};
+
+struct comm;
+
+/* The neighbours of c (which has a topology); 0, or -1 when out of memory
+ * (neighbors_free it all the same). */
+int neighbors_of(const struct comm *c, struct neighbors *nb);
+void neighbors_free(const struct comm *c, struct neighbors *nb);
 
 #endif
