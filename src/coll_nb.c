@@ -425,8 +425,6 @@ static const char *const names_rrecv[] = { "recvbuf", "count", NULL, NULL, NULL 
 static const char *const names_rscounts[] = { "recvbuf", NULL, "recvcounts", NULL, NULL };
 static const char *const names_rssend[] = { "sendbuf", "recvcount", NULL, NULL, NULL };
 static const char *const names_rsrecv[] = { "recvbuf", "recvcount", NULL, NULL, NULL };
-#define names_send nb_names_send
-#define names_recv nb_names_recv
 
 static int nb_where_here(enum nb_where w, const struct nb_call *a)
 {
@@ -1146,8 +1144,8 @@ static int nb_pairwise(const char *call, enum call_id id,
 {
 	struct nb_call a = {
 		.name = call, .id = id, .comm = comm, .rooted = rooted, .root = root,
-		.s = SIDE(names_send, sendbuf, sendcount, sendtype, s_used, s_in_place),
-		.r = SIDE(names_recv, recvbuf, recvcount, recvtype, r_used, r_in_place),
+		.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, s_used, s_in_place),
+		.r = SIDE(nb_names_recv, recvbuf, recvcount, recvtype, r_used, r_in_place),
 		.request = request,
 	};
 
@@ -1188,7 +1186,7 @@ API(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype
 {
 	struct nb_call a = {
 		.name = "MPI_Iallgatherv", .id = CALL_IALLGATHERV, .comm = comm,
-		.s = SIDE(names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
+		.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
 			  NB_EVERYWHERE),
 		.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype, NB_EVERYWHERE,
 			   NB_NOWHERE),
@@ -1215,9 +1213,9 @@ API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdi
 {
 	struct nb_call a = {
 		.name = "MPI_Ialltoallv", .id = CALL_IALLTOALLV, .comm = comm,
-		.s = VSIDE(names_send, sendbuf, sendcounts, sdispls, sendtype,
+		.s = VSIDE(nb_names_send, sendbuf, sendcounts, sdispls, sendtype,
 			   NB_EVERYWHERE, NB_EVERYWHERE),
-		.r = VSIDE(names_recv, recvbuf, recvcounts, rdispls, recvtype,
+		.r = VSIDE(nb_names_recv, recvbuf, recvcounts, rdispls, recvtype,
 			   NB_EVERYWHERE, NB_NOWHERE),
 		.request = request,
 	};
@@ -1233,7 +1231,7 @@ API(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	struct nb_call a = {
 		.name = "MPI_Igatherv", .id = CALL_IGATHERV, .comm = comm,
 		.rooted = 1, .root = root,
-		.s = SIDE(names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
+		.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
 			  NB_AT_ROOT),
 		.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype, NB_AT_ROOT,
 			   NB_NOWHERE),
@@ -1253,7 +1251,7 @@ API(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int disp
 		.rooted = 1, .root = root,
 		.s = VSIDE(names_sendv, sendbuf, sendcounts, displs, sendtype, NB_AT_ROOT,
 			   NB_NOWHERE),
-		.r = SIDE(names_recv, recvbuf, recvcount, recvtype, NB_EVERYWHERE,
+		.r = SIDE(nb_names_recv, recvbuf, recvcount, recvtype, NB_EVERYWHERE,
 			  NB_AT_ROOT),
 		.request = request,
 	};
@@ -1274,19 +1272,24 @@ static int alltoallw(const char *call, enum call_id id, const void *sendbuf,
 		     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
 		     MPI_Request *request)
 {
-	struct comm *c = comm_get(comm);
-	int inter = c && c->remote;
 	struct nb_call a = {
 		.name = call, .id = id, .comm = comm,
-		.s = WSIDE(names_send, sendbuf, sendcounts, sdispls, sendtypes,
-			   inter ? NB_NOWHERE : NB_EVERYWHERE),
-		.r = WSIDE(names_recv, recvbuf, recvcounts, rdispls, recvtypes, NB_NOWHERE),
+		.s = WSIDE(nb_names_send, sendbuf, sendcounts, sdispls, sendtypes,
+			   NB_EVERYWHERE),
+		.r = WSIDE(nb_names_recv, recvbuf, recvcounts, rdispls, recvtypes,
+			   NB_NOWHERE),
 		.request = request, .blocking = id == CALL_ALLTOALLW,
 		.inter = id == CALL_ALLTOALLW,
 	};
+	struct comm *c;
 
 	runtime_check(call);
-	return nb_run(&a, inter ? run_alltoall_inter : run_alltoall);
+	c = comm_get(comm);
+	if (c && c->remote && a.inter) {
+		a.s.in_place = NB_NOWHERE;
+		return nb_run(&a, run_alltoall_inter);
+	}
+	return nb_run(&a, run_alltoall);
 }
 
 API(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
