@@ -307,9 +307,12 @@ static void on_topology(MPI_Comm c)
 		check(&runs[which], which, &nb);
 		CHECK_MPI(MPI_Type_free(&vec));
 	}
+	CHECK_MPI(MPI_Type_free(&wide));
 	for (int how = 0; how < 3; how++) {
 		MPI_Datatype vecs[2];
 
+		CHECK_MPI(MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &wide));
+		CHECK_MPI(MPI_Type_commit(&wide));
 		for (int g = 0; g < 2; g++) {
 			CHECK_MPI(MPI_Type_vector(g ? gcount_of(me) : 5, 1, 2, MPI_INT, &vecs[g]));
 			CHECK_MPI(MPI_Type_commit(&vecs[g]));
@@ -321,6 +324,7 @@ static void on_topology(MPI_Comm c)
 		/* the operations keep the types */
 		CHECK_MPI(MPI_Type_free(&vecs[0]));
 		CHECK_MPI(MPI_Type_free(&vecs[1]));
+		CHECK_MPI(MPI_Type_free(&wide));
 		if (how == 0) {
 			CHECK_MPI(MPI_Waitall(NCALLS, req, MPI_STATUSES_IGNORE));
 		} else {
@@ -334,7 +338,6 @@ static void on_topology(MPI_Comm c)
 		for (int which = 0; which < NCALLS; which++)
 			check(&runs[which], which, &nb);
 	}
-	CHECK_MPI(MPI_Type_free(&wide));
 }
 
 /* ---- topologies ---------------------------------------------------------------- */
