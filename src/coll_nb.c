@@ -961,7 +961,7 @@ static void run_alltoall(struct sched *s, struct nb_call *a)
 	build_exchange(s, &snd, &a->r, 0, a->s.buf == MPI_IN_PLACE);
 }
 
-/* An intercommunicator (MPI 3.1, 5.2.2): block m goes to and comes from
+/* An intercommunicator (MPI 3.1, 5.2 and 5.8): block m goes to and comes from
  * member m of the remote group. */
 static void run_alltoall_inter(struct sched *s, struct nb_call *a)
 {
@@ -1309,7 +1309,7 @@ API(int, Ialltoallw, (const void *sendbuf, const int sendcounts[], const int sdi
 			 sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
 }
 
-/* The prefix reductions (MPI 3.1, 5.11 and 5.12.10, 5.12.11). */
+/* The prefix reductions (MPI 3.1, 5.11, 5.12.11 and 5.12.12). */
 static int iscan(const char *call, enum call_id id,
 		 void (*build)(struct sched *, struct nb_call *), const void *sendbuf,
 		 void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -1341,7 +1341,8 @@ API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 		     datatype, op, comm, request);
 }
 
-/* MPI 3.1, 5.12.9: in place, the input is recvbuf (every block of it). */
+/* MPI 3.1, 5.10.2 and 5.12.10: in place, the input is recvbuf (every
+ * block of it). */
 API(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
 			   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 			   MPI_Request *request))
