@@ -81,30 +81,29 @@ static int blocking_call(enum call_id id)
 }
 
 /* Check comm's topology, count the blocks of each side by its neighbours,
- * then check the rest and run the call. */
-static int neighbor_run(struct nb_call *a, int same)
+ * then check the rest and run the call (a is this call's own copy). */
+static int neighbor_run(struct nb_call a, int same)
 {
 	struct neighbors nb;
 	int rc;
 
-	runtime_check(a->name);
-	a->blocking = blocking_call(a->id);
-	a->c = comm_get(a->comm);
-	if (!a->c)
-		return comm_err_invalid(a->comm, a->name);
-	if (!a->c->topo)
-		return err_comm(a->comm, a->name, MPI_ERR_TOPOLOGY, "comm",
-				"has no topology");
-	if (neighbors_of(a->c, &nb) < 0) {
-		neighbors_free(a->c, &nb);
-		return err_comm(a->comm, a->name, MPI_ERR_NO_MEM, NULL, "out of memory");
+	runtime_check(a.name);
+	a.blocking = blocking_call(a.id);
+	a.c = comm_get(a.comm);
+	if (!a.c)
+		return comm_err_invalid(a.comm, a.name);
+	if (!a.c->topo)
+		return err_comm(a.comm, a.name, MPI_ERR_TOPOLOGY, "comm", "has no topology");
+	if (neighbors_of(a.c, &nb) < 0) {
+		neighbors_free(a.c, &nb);
+		return err_comm(a.comm, a.name, MPI_ERR_NO_MEM, NULL, "out of memory");
 	}
-	a->neighborhood = 1;
-	a->s.n = same ? 1 : nb.nout;
-	a->r.n = nb.nin;
-	a->topo = &nb;
-	rc = nb_run(a, same ? run_allgather : run_alltoall);
-	neighbors_free(a->c, &nb);
+	a.neighborhood = 1;
+	a.s.n = same ? 1 : nb.nout;
+	a.r.n = nb.nin;
+	a.topo = &nb;
+	rc = nb_run(&a, same ? run_allgather : run_alltoall);
+	neighbors_free(a.c, &nb);
 	return rc;
 }
 
@@ -131,7 +130,7 @@ static int fixed(const char *call, enum call_id id, int same, const void *sendbu
 		.request = request,
 	};
 
-	return neighbor_run(&a, same);
+	return neighbor_run(a, same);
 }
 
 static int allgatherv(const char *call, enum call_id id, const void *sendbuf,
@@ -146,7 +145,7 @@ static int allgatherv(const char *call, enum call_id id, const void *sendbuf,
 		.request = request,
 	};
 
-	return neighbor_run(&a, 1);
+	return neighbor_run(a, 1);
 }
 
 static int alltoallv(const char *call, enum call_id id, const void *sendbuf,
@@ -161,7 +160,7 @@ static int alltoallv(const char *call, enum call_id id, const void *sendbuf,
 		.request = request,
 	};
 
-	return neighbor_run(&a, 0);
+	return neighbor_run(a, 0);
 }
 
 static int alltoallw(const char *call, enum call_id id, const void *sendbuf,
@@ -177,7 +176,7 @@ static int alltoallw(const char *call, enum call_id id, const void *sendbuf,
 		.request = request,
 	};
 
-	return neighbor_run(&a, 0);
+	return neighbor_run(a, 0);
 }
 
 /* ---- the blocking calls (MPI 3.1, 7.6.1 and 7.6.2) ------------------------ */
