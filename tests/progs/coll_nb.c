@@ -631,59 +631,18 @@ static int strong;
  */
 static void test_outside(void)
 {
-	int *flag, *b = ints(BIGN * 2, -1);
+	int *b = ints(BIGN * 2, -1);
 	MPI_Request req[2];
-	MPI_Win win;
+	struct outside o;
 
-	CHECK_MPI(MPI_Win_allocate_shared(rank == 0 ? sizeof(int) : 0, sizeof(int),
-					  MPI_INFO_NULL, MPI_COMM_WORLD, &flag, &win));
-	if (rank != 0) {
-		MPI_Aint sz;
-		int du;
-
-		CHECK_MPI(MPI_Win_shared_query(win, 0, &sz, &du, &flag));
-	} else {
-		__atomic_store_n(flag, 0, __ATOMIC_RELEASE);
-	}
-	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	outside_begin(&o);
 	for (int i = 0; rank == 1 && i < BIGN * 2; i++)
 		b[i] = val(1, i);
 	CHECK_MPI(MPI_Ibcast(b, BIGN * 2, MPI_INT, 1, MPI_COMM_WORLD, &req[0]));
 	CHECK_MPI(MPI_Ibarrier(MPI_COMM_WORLD, &req[1]));
-	if (rank == 0) {
-		if (strong) {
-			CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
-			for (int i = 0; i < BIGN * 2; i++)
-				CHECK(b[i] == val(1, i));
-		} else {
-			for (int k = 0; k < 200; k++) {
-				int done;
-
-				CHECK_MPI(MPI_Test(&req[0], &done, MPI_STATUS_IGNORE));
-				CHECK(!done);
-				tu_sleep_ms(1);
-			}
-		}
-		__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
-	} else {
-		/* outside MPI until rank 0 is through (bounded: a hang fails) */
-		double t0 = MPI_Wtime();
-
-		while (!__atomic_load_n(flag, __ATOMIC_ACQUIRE)) {
-			volatile double x = 0;
-
-			for (int k = 0; k < 1000; k++)
-				x += k;
-			if (MPI_Wtime() - t0 > 30) {
-				fprintf(stderr, "rank %d: rank 0 never got through\n", rank);
-				MPI_Abort(MPI_COMM_WORLD, 98);
-			}
-		}
-	}
-	CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+	outside_end(&o, strong, 2, req);
 	for (int i = 0; i < BIGN * 2; i++)
 		CHECK(b[i] == val(1, i));
-	CHECK_MPI(MPI_Win_free(&win));
 	free(b);
 }
 

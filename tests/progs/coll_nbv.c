@@ -9,7 +9,9 @@
  * order), on MPI_COMM_WORLD, a split and a duplicate; several outstanding
  * at once, completed in different orders, with idups among them; and the
  * error classes, after which the next collectives still match.
- *   coll_nbv [test]
+ * Under strong progress, rank 0's operations complete while the others
+ * compute outside MPI; under weak progress they cannot.
+ *   coll_nbv [test [weak|strong]]
  */
 #include "colltest.h"
 
@@ -610,6 +612,63 @@ static void test_overlap(void)
 	free(a2r);
 }
 
+/* ---- progress ------------------------------------------------------------------ */
+
+/* Which progress the job runs under: the script says (argv[2]). */
+static int strong;
+
+/*
+ * Everybody starts a large scan, a large alltoallw and an idup of
+ * MPI_COMM_WORLD; then every rank but 0 computes outside MPI until rank 0 says
+ * it is done.  Strong progress: rank 0's operations complete while the
+ * others compute (their progress threads map the new communicator's area
+ * and answer, pass the scan on, send their blocks).  Weak progress: rank
+ * 0's idup cannot complete - the others answer only once they call MPI -
+ * however often rank 0 tests.
+ */
+static void test_outside(void)
+{
+	enum { N = 20000 };
+	int *in = ints(N, 0), *out = ints(N, -1), *a2s = ints((size_t)N * size, 0);
+	int *a2r = ints((size_t)N * size, -1), counts[64], sd[64];
+	MPI_Datatype types[64];
+	MPI_Request req[3];
+	MPI_Comm fresh;
+	struct outside o;
+
+	for (int i = 0; i < N; i++)
+		in[i] = val(rank, i);
+	for (int m = 0; m < size; m++) {
+		counts[m] = N;
+		sd[m] = m * N * (int)sizeof(int);
+		types[m] = MPI_INT;
+		for (int k = 0; k < N; k++)
+			a2s[m * N + k] = code(rank, m, k);
+	}
+	outside_begin(&o);
+	CHECK_MPI(MPI_Iscan(in, out, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[1]));
+	CHECK_MPI(MPI_Ialltoallw(a2s, counts, sd, types, a2r, counts, sd, types,
+				 MPI_COMM_WORLD, &req[2]));
+	/* the last call before the others leave MPI: none of theirs moves it */
+	CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &fresh, &req[0]));
+	outside_end(&o, strong, 3, req);
+	for (int i = 0; i < N; i++) {
+		int want = 0;
+
+		for (int r = 0; r <= rank; r++)
+			want += val(r, i);
+		CHECK(out[i] == want);
+	}
+	for (int j = 0; j < N * size; j++)
+		CHECK(a2r[j] == code(j / N, rank, j % N));
+	check_usable(MPI_COMM_WORLD, fresh);
+	CHECK_MPI(MPI_Comm_free(&fresh));
+	free(in);
+	free(out);
+	free(a2s);
+	free(a2r);
+}
+
 /* ---- errors ------------------------------------------------------------------ */
 
 /* The call returns class `want` and leaves the request req alone. */
@@ -737,6 +796,7 @@ int main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "all";
 
+	strong = argc > 2 && !strcmp(argv[2], "strong");
 	tu_init(&argc, &argv);
 	rank = tu_rank;
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -748,6 +808,8 @@ int main(int argc, char **argv)
 	TU_RUN("alltoallw_inter", test_alltoallw_inter);
 	TU_RUN("idup", test_idup);
 	TU_RUN("overlap", test_overlap);
+	if (size >= 2)
+		TU_RUN("outside", test_outside);
 	TU_RUN("errors", test_errors);
 	MPI_Finalize();
 	return 0;

@@ -94,4 +94,72 @@ static affine aff_all(int n, int i)
 	return acc;
 }
 
+/*
+ * Progress while the other ranks are outside MPI.  outside_begin (every
+ * rank, before the operations start) sets up a flag in shared memory;
+ * after every rank started its nonblocking operations reqs[0..n),
+ * outside_end has rank 0, under strong progress, wait for them (the other
+ * ranks' progress threads move their parts), and under weak progress test
+ * reqs[0] and see it stay incomplete (the others' parts wait for them to
+ * call MPI), while every other rank computes outside MPI until rank 0 is
+ * through; then all complete them.
+ */
+struct outside {
+	int *flag;
+	MPI_Win win;
+};
+
+static void outside_begin(struct outside *o)
+{
+	int rank;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	CHECK_MPI(MPI_Win_allocate_shared(rank == 0 ? sizeof(int) : 0, sizeof(int),
+					  MPI_INFO_NULL, MPI_COMM_WORLD, &o->flag, &o->win));
+	if (rank != 0) {
+		MPI_Aint sz;
+		int du;
+
+		CHECK_MPI(MPI_Win_shared_query(o->win, 0, &sz, &du, &o->flag));
+	} else {
+		__atomic_store_n(o->flag, 0, __ATOMIC_RELEASE);
+	}
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+static void outside_end(struct outside *o, int strong, int n, MPI_Request *reqs)
+{
+	int rank;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (rank == 0) {
+		for (int k = 0; !strong && k < 200; k++) {
+			int done;
+
+			CHECK_MPI(MPI_Test(&reqs[0], &done, MPI_STATUS_IGNORE));
+			CHECK(!done);
+			tu_sleep_ms(1);
+		}
+		if (strong)
+			CHECK_MPI(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+		__atomic_store_n(o->flag, 1, __ATOMIC_RELEASE);
+	} else {
+		/* outside MPI until rank 0 is through (bounded: a hang fails) */
+		double t0 = MPI_Wtime();
+
+		while (!__atomic_load_n(o->flag, __ATOMIC_ACQUIRE)) {
+			volatile double x = 0;
+
+			for (int k = 0; k < 1000; k++)
+				x += k;
+			if (MPI_Wtime() - t0 > 30) {
+				fprintf(stderr, "rank %d: rank 0 never got through\n", rank);
+				MPI_Abort(MPI_COMM_WORLD, 98);
+			}
+		}
+	}
+	CHECK_MPI(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+	CHECK_MPI(MPI_Win_free(&o->win));
+}
+
 #endif
