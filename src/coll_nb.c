@@ -25,10 +25,13 @@
  * Tags: the standard has every member start the collectives of a
  * communicator in the same order, so the n-th nonblocking collective of a
  * communicator is the n-th on every member, and its messages carry tag
- * -2 - (n mod 2^29).  The library's other messages on ctx + 1 use tags >= 0
- * and blocking collectives use the shared collective area, so none of them
- * ever match ours, and several nonblocking collectives may be outstanding
- * at once, completing in any order.  Within one schedule, messages between
+ * -2 - (n mod 2^29).  The blocking calls that run a schedule
+ * (MPI_Alltoallw, the neighbourhood collectives) count in the same
+ * sequence, which stays the same on every member since those are
+ * collectives too.  The library's other messages on ctx + 1 use tags >= 0
+ * and the other blocking collectives use the shared collective area, so
+ * none of them ever match ours, and several nonblocking collectives may be
+ * outstanding at once, completing in any order.  Within one schedule, messages between
  * the same two members are matched in the order they are sent, since
  * receives are posted round by round (non-overtaking).  The counter n lives
  * in an attribute the library caches on the communicator (not copied by
