@@ -31,9 +31,9 @@
  * collectives too.  The library's other messages on ctx + 1 use tags >= 0
  * and the other blocking collectives use the shared collective area, so
  * none of them ever match ours, and several nonblocking collectives may be
- * outstanding at once, completing in any order.  Within one schedule, messages between
- * the same two members are matched in the order they are sent, since
- * receives are posted round by round (non-overtaking).  The counter n lives
+ * outstanding at once, completing in any order.  Within one schedule,
+ * messages between the same two members are matched in the order they are
+ * sent, since receives are posted round by round (non-overtaking).  The counter n lives
  * in an attribute the library caches on the communicator (not copied by
  * MPI_Comm_dup, freed with the communicator).
  *
@@ -274,11 +274,6 @@ void sched_fail(struct sched *s, int errclass)
 {
 	if (s->error == MPI_SUCCESS)
 		s->error = errclass;
-}
-
-struct comm *sched_comm(const struct sched *s)
-{
-	return s->c;
 }
 
 static void step_begin(struct sched *s, struct step *st)

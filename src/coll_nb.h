@@ -57,9 +57,6 @@ void sched_hold_dt(struct sched *s, struct datatype *dt);
  * first such error is what the request reports). */
 void sched_fail(struct sched *s, int errclass);
 
-/* The communicator a schedule runs on. */
-struct comm *sched_comm(const struct sched *s);
-
 /* A new schedule on c, with the tag of c's next nonblocking collective;
  * NULL when out of memory. */
 struct sched *sched_create(struct comm *c);
