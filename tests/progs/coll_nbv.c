@@ -619,7 +619,7 @@ static int strong;
 
 /*
  * Everybody starts a large scan, a large alltoallw and an idup of
- * MPI_COMM_WORLD; then every rank but 0 computes outside MPI until rank 0 says
+ * MPI_COMM_WORLD (rank 0 last); then every rank but 0 computes outside MPI until rank 0 says
  * it is done.  Strong progress: rank 0's operations complete while the
  * others compute (their progress threads map the new communicator's area
  * and answer, pass the scan on, send their blocks).  Weak progress: rank
@@ -649,8 +649,14 @@ static void test_outside(void)
 	CHECK_MPI(MPI_Iscan(in, out, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req[1]));
 	CHECK_MPI(MPI_Ialltoallw(a2s, counts, sd, types, a2r, counts, sd, types,
 				 MPI_COMM_WORLD, &req[2]));
-	/* the last call before the others leave MPI: none of theirs moves it */
+	/* rank 0 starts the idup once the others are outside MPI: had its
+	 * message reached them in their MPI_Comm_idup, they could have
+	 * answered at once */
+	if (rank == 0)
+		outside_wait(&o);
 	CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &fresh, &req[0]));
+	if (rank != 0)
+		outside_arrive(&o);
 	outside_end(&o, strong, 3, req);
 	for (int i = 0; i < N; i++) {
 		int want = 0;

@@ -102,7 +102,9 @@ static affine aff_all(int n, int i)
  * ranks' progress threads move their parts), and under weak progress test
  * reqs[0] and see it stay incomplete (the others' parts wait for them to
  * call MPI), while every other rank computes outside MPI until rank 0 is
- * through; then all complete them.
+ * through; then all complete them.  flag[0]: rank 0 is through; flag[1]:
+ * how many others arrived (outside_arrive), for an operation that rank 0
+ * must start only once the others are outside MPI (outside_wait).
  */
 struct outside {
 	int *flag;
@@ -114,7 +116,7 @@ static void outside_begin(struct outside *o)
 	int rank;
 
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	CHECK_MPI(MPI_Win_allocate_shared(rank == 0 ? sizeof(int) : 0, sizeof(int),
+	CHECK_MPI(MPI_Win_allocate_shared(rank == 0 ? 2 * sizeof(int) : 0, sizeof(int),
 					  MPI_INFO_NULL, MPI_COMM_WORLD, &o->flag, &o->win));
 	if (rank != 0) {
 		MPI_Aint sz;
@@ -122,9 +124,30 @@ static void outside_begin(struct outside *o)
 
 		CHECK_MPI(MPI_Win_shared_query(o->win, 0, &sz, &du, &o->flag));
 	} else {
-		__atomic_store_n(o->flag, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&o->flag[0], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&o->flag[1], 0, __ATOMIC_RELAXED);
 	}
+	/* the barrier orders rank 0's stores before everybody's use */
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+/* A rank other than 0: about to leave MPI. */
+static inline void outside_arrive(struct outside *o)
+{
+	__atomic_add_fetch(&o->flag[1], 1, __ATOMIC_RELEASE);
+}
+
+/* Rank 0: until every other rank arrived (bounded: a hang fails). */
+static inline void outside_wait(struct outside *o)
+{
+	double t0 = MPI_Wtime();
+	int size;
+
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	while (__atomic_load_n(&o->flag[1], __ATOMIC_ACQUIRE) < size - 1) {
+		CHECK(MPI_Wtime() - t0 < 30);
+		tu_sleep_ms(1);
+	}
 }
 
 static void outside_end(struct outside *o, int strong, int n, MPI_Request *reqs)
@@ -142,12 +165,12 @@ static void outside_end(struct outside *o, int strong, int n, MPI_Request *reqs)
 		}
 		if (strong)
 			CHECK_MPI(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
-		__atomic_store_n(o->flag, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&o->flag[0], 1, __ATOMIC_RELEASE);
 	} else {
 		/* outside MPI until rank 0 is through (bounded: a hang fails) */
 		double t0 = MPI_Wtime();
 
-		while (!__atomic_load_n(o->flag, __ATOMIC_ACQUIRE)) {
+		while (!__atomic_load_n(&o->flag[0], __ATOMIC_ACQUIRE)) {
 			volatile double x = 0;
 
 			for (int k = 0; k < 1000; k++)
