@@ -37,9 +37,11 @@ typedef int MPI_Datatype;
 typedef int MPI_Errhandler;
 typedef int MPI_Group;
 typedef int MPI_Info;
+typedef int MPI_Message;
 typedef int MPI_Op;
 typedef int MPI_Request;
 typedef int MPI_Win;
+typedef int MPI_Message;
 
 typedef struct MPI_Status {
 	int MPI_SOURCE;
@@ -48,6 +50,16 @@ typedef struct MPI_Status {
 	int shmpi_cancelled;
 	MPI_Count shmpi_count;
 } MPI_Status;
+
+/* A Fortran 2008 status as C sees it (MPI-3.1 section 17.2.5); a Fortran
+ * INTEGER status (MPI_Status_c2f) is the same MPI_Fints in this order. */
+typedef struct MPI_F08_status {
+	MPI_Fint MPI_SOURCE;
+	MPI_Fint MPI_TAG;
+	MPI_Fint MPI_ERROR;
+	MPI_Fint shmpi_cancelled;
+	MPI_Fint shmpi_count[2];	/* low and high 32 bits */
+} MPI_F08_status;
 
 /* ---- predefined handles ----------------------------------------------- */
 
@@ -101,6 +113,52 @@ typedef struct MPI_Status {
 #define MPI_2INT ((MPI_Datatype)0x4c000024)
 #define MPI_SHORT_INT ((MPI_Datatype)0x4c000025)
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)0x4c000026)
+/* Fortran types usable from C (MPI 3.1, section 3.2.2 and Annex A.1.1), with
+ * gfortran's sizes; the optional sized ones that the compiler cannot
+ * represent are MPI_DATATYPE_NULL, as section 3.2.2 asks. */
+#define MPI_CHARACTER ((MPI_Datatype)0x4c000027)
+#define MPI_LOGICAL ((MPI_Datatype)0x4c000028)
+#define MPI_INTEGER ((MPI_Datatype)0x4c000029)
+#define MPI_REAL ((MPI_Datatype)0x4c00002a)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)0x4c00002b)
+#define MPI_COMPLEX ((MPI_Datatype)0x4c00002c)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)0x4c00002d)
+#define MPI_INTEGER1 ((MPI_Datatype)0x4c00002e)
+#define MPI_INTEGER2 ((MPI_Datatype)0x4c00002f)
+#define MPI_INTEGER4 ((MPI_Datatype)0x4c000030)
+#define MPI_INTEGER8 ((MPI_Datatype)0x4c000031)
+#if defined(__SIZEOF_INT128__)
+#define MPI_INTEGER16 ((MPI_Datatype)0x4c000032)
+#else
+#define MPI_INTEGER16 MPI_DATATYPE_NULL
+#endif
+#define MPI_REAL4 ((MPI_Datatype)0x4c000033)
+#define MPI_REAL8 ((MPI_Datatype)0x4c000034)
+#if defined(__SIZEOF_FLOAT128__) || \
+    (defined(__LDBL_MANT_DIG__) && __LDBL_MANT_DIG__ == 113)
+#define MPI_REAL16 ((MPI_Datatype)0x4c000035)
+#define MPI_COMPLEX32 ((MPI_Datatype)0x4c000038)
+#else
+#define MPI_REAL16 MPI_DATATYPE_NULL
+#define MPI_COMPLEX32 MPI_DATATYPE_NULL
+#endif
+#define MPI_COMPLEX8 ((MPI_Datatype)0x4c000036)
+#define MPI_COMPLEX16 ((MPI_Datatype)0x4c000037)
+#define MPI_LOGICAL1 ((MPI_Datatype)0x4c000039)
+#define MPI_LOGICAL2 ((MPI_Datatype)0x4c00003a)
+#define MPI_LOGICAL4 ((MPI_Datatype)0x4c00003b)
+#define MPI_LOGICAL8 ((MPI_Datatype)0x4c00003c)
+#define MPI_2INTEGER ((MPI_Datatype)0x4c00003d)
+#define MPI_2REAL ((MPI_Datatype)0x4c00003e)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)0x4c00003f)
+#define MPI_2COMPLEX ((MPI_Datatype)0x4c000040)
+#define MPI_2DOUBLE_COMPLEX ((MPI_Datatype)0x4c000041)
+/* C++ types usable from C, with g++'s sizes */
+#define MPI_CXX_BOOL ((MPI_Datatype)0x4c000042)
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)0x4c000043)
+#define MPI_CXX_COMPLEX MPI_CXX_FLOAT_COMPLEX
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)0x4c000044)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)0x4c000045)
 
 #define MPI_GROUP_NULL ((MPI_Group)0x08000000)
 #define MPI_GROUP_EMPTY ((MPI_Group)0x48000000)
@@ -128,6 +186,9 @@ typedef struct MPI_Status {
 #define MPI_INFO_NULL ((MPI_Info)0x1c000000)
 #define MPI_INFO_ENV ((MPI_Info)0x5c000000)
 
+#define MPI_MESSAGE_NULL ((MPI_Message)0x24000000)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)0x64000000)
+
 /* ---- special values --------------------------------------------------- */
 
 #define MPI_ANY_SOURCE (-2)
@@ -136,6 +197,10 @@ typedef struct MPI_Status {
 #define MPI_ANY_TAG (-1)
 #define MPI_STATUS_IGNORE ((MPI_Status *)1)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)1)
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)1)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)1)
+#define MPI_F08_STATUS_IGNORE ((MPI_F08_status *)1)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)1)
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)-1)
 #define MPI_BSEND_OVERHEAD 96
@@ -203,6 +268,23 @@ typedef struct MPI_T_cvar_handle_s *MPI_T_cvar_handle;
 #define MPI_T_SCOPE_ALL 5
 #define MPI_T_SCOPE_ALL_EQ 6
 
+/* the tool information interface: performance variables */
+typedef struct MPI_T_pvar_session_s *MPI_T_pvar_session;
+typedef struct MPI_T_pvar_handle_s *MPI_T_pvar_handle;
+#define MPI_T_PVAR_SESSION_NULL ((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_HANDLE_NULL ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES ((MPI_T_pvar_handle)-1)
+#define MPI_T_PVAR_CLASS_STATE 0
+#define MPI_T_PVAR_CLASS_LEVEL 1
+#define MPI_T_PVAR_CLASS_SIZE 2
+#define MPI_T_PVAR_CLASS_PERCENTAGE 3
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 4
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 5
+#define MPI_T_PVAR_CLASS_COUNTER 6
+#define MPI_T_PVAR_CLASS_AGGREGATE 7
+#define MPI_T_PVAR_CLASS_TIMER 8
+#define MPI_T_PVAR_CLASS_GENERIC 9
+
 /* predefined attribute keyvals */
 #define MPI_TAG_UB 1
 #define MPI_HOST 2
@@ -261,6 +343,17 @@ typedef struct MPI_T_cvar_handle_s *MPI_T_cvar_handle;
 
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
+
+/* MPI_Type_create_darray (MPI 3.1, section 4.1.4) */
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* MPI_Type_match_size (MPI 3.1, section 17.1.9) */
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
 
 /* ---- error classes (MPI-3.1 table 8.1, in its order) ------------------- */
 
@@ -351,6 +444,19 @@ typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
 typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val, void *extra_state);
 
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void *attribute_val, void *extra_state);
+
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
+/* deprecated names (MPI-3.1 chapter 15) */
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+
 /* the predefined attribute callbacks */
 int MPI_WIN_NULL_COPY_FN(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 int MPI_WIN_DUP_FN(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
@@ -358,6 +464,12 @@ int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int win_keyval, void *attribute_val, voi
 int MPI_COMM_NULL_COPY_FN(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 int MPI_COMM_DUP_FN(MPI_Comm oldcomm, int comm_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 int MPI_COMM_NULL_DELETE_FN(MPI_Comm comm, int comm_keyval, void *attribute_val, void *extra_state);
+int MPI_TYPE_NULL_COPY_FN(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_TYPE_DUP_FN(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype datatype, int type_keyval, void *attribute_val, void *extra_state);
+int MPI_NULL_COPY_FN(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_DUP_FN(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
+int MPI_NULL_DELETE_FN(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
 
 /* ---- the profiling interface: declare MPI_X and PMPI_X alike ------------ */
 
@@ -429,6 +541,13 @@ SHMPI_DECLARE(int, Cart_rank, (MPI_Comm comm, const int coords[], int *rank))
 SHMPI_DECLARE(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
 SHMPI_DECLARE(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest))
 SHMPI_DECLARE(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank))
+SHMPI_DECLARE(int, Graph_create, (MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm *comm_graph))
+SHMPI_DECLARE(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges))
+SHMPI_DECLARE(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
+SHMPI_DECLARE(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors))
+SHMPI_DECLARE(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
+SHMPI_DECLARE(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank))
 SHMPI_DECLARE(int, Topo_test, (MPI_Comm comm, int *status))
 SHMPI_DECLARE(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int sources[], const int *sourceweights, int outdegree, const int destinations[], const int *destweights, MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
 SHMPI_DECLARE(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[], const int *weights, MPI_Info info, int reorder, MPI_Comm *comm_dist_graph))
@@ -520,8 +639,13 @@ SHMPI_DECLARE(int, Buffer_attach, (void *buffer, int size))
 SHMPI_DECLARE(int, Buffer_detach, (void *buffer_addr, int *size))
 SHMPI_DECLARE(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 SHMPI_DECLARE(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
+SHMPI_DECLARE(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))
+SHMPI_DECLARE(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status))
+SHMPI_DECLARE(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status))
+SHMPI_DECLARE(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request))
 SHMPI_DECLARE(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 SHMPI_DECLARE(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+SHMPI_DECLARE(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count))
 
 /* requests */
 SHMPI_DECLARE(int, Wait, (MPI_Request *request, MPI_Status *status))
@@ -537,7 +661,10 @@ SHMPI_DECLARE(int, Request_free, (MPI_Request *request))
 SHMPI_DECLARE(int, Cancel, (MPI_Request *request))
 SHMPI_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
 SHMPI_DECLARE(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+SHMPI_DECLARE(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype, MPI_Count count))
 SHMPI_DECLARE(int, Status_set_cancelled, (MPI_Status *status, int flag))
+SHMPI_DECLARE(int, Grequest_start, (MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request))
+SHMPI_DECLARE(int, Grequest_complete, (MPI_Request request))
 SHMPI_DECLARE(int, Start, (MPI_Request *request))
 SHMPI_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]))
 
@@ -551,6 +678,7 @@ SHMPI_DECLARE(int, Type_create_indexed_block, (int count, int blocklength, const
 SHMPI_DECLARE(int, Type_create_hindexed_block, (int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_create_struct, (int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_create_subarray, (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_commit, (MPI_Datatype *datatype))
@@ -565,12 +693,24 @@ SHMPI_DECLARE(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers,
 SHMPI_DECLARE(int, Type_get_contents, (MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]))
 SHMPI_DECLARE(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
 SHMPI_DECLARE(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
+SHMPI_DECLARE(int, Type_create_keyval, (MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state))
+SHMPI_DECLARE(int, Type_free_keyval, (int *type_keyval))
+SHMPI_DECLARE(int, Type_set_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val))
+SHMPI_DECLARE(int, Type_get_attr, (MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag))
+SHMPI_DECLARE(int, Type_delete_attr, (MPI_Datatype datatype, int type_keyval))
 SHMPI_DECLARE(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm))
 SHMPI_DECLARE(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm))
 SHMPI_DECLARE(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+SHMPI_DECLARE(int, Pack_external, (const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, MPI_Aint outsize, MPI_Aint *position))
+SHMPI_DECLARE(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype))
+SHMPI_DECLARE(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size))
 SHMPI_DECLARE(int, Get_address, (const void *location, MPI_Aint *address))
 SHMPI_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
 SHMPI_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+SHMPI_DECLARE(int, Type_match_size, (int typeclass, int size, MPI_Datatype *datatype))
+SHMPI_DECLARE(int, Type_create_f90_integer, (int r, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_f90_real, (int p, int r, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_create_f90_complex, (int p, int r, MPI_Datatype *newtype))
 
 /* reduction ops */
 SHMPI_DECLARE(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
@@ -639,6 +779,43 @@ SHMPI_DECLARE(int, Comm_set_errhandler, (MPI_Comm comm, MPI_Errhandler errhandle
 SHMPI_DECLARE(int, Comm_get_errhandler, (MPI_Comm comm, MPI_Errhandler *errhandler))
 SHMPI_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
 SHMPI_DECLARE(int, Errhandler_free, (MPI_Errhandler *errhandler))
+SHMPI_DECLARE(int, Add_error_class, (int *errorclass))
+SHMPI_DECLARE(int, Add_error_code, (int errorclass, int *errorcode))
+SHMPI_DECLARE(int, Add_error_string, (int errorcode, const char *string))
+
+/* the profiling interface */
+SHMPI_DECLARE(int, Pcontrol, (const int level, ...))
+
+/* deprecated communicator attribute calls (MPI-3.1 chapter 15) */
+SHMPI_DECLARE(int, Keyval_create, (MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval, void *extra_state))
+SHMPI_DECLARE(int, Keyval_free, (int *keyval))
+SHMPI_DECLARE(int, Attr_put, (MPI_Comm comm, int keyval, void *attribute_val))
+SHMPI_DECLARE(int, Attr_get, (MPI_Comm comm, int keyval, void *attribute_val, int *flag))
+SHMPI_DECLARE(int, Attr_delete, (MPI_Comm comm, int keyval))
+
+/* handle and status conversions between C and Fortran (MPI-3.1 section 17.2) */
+SHMPI_DECLARE(MPI_Fint, Comm_c2f, (MPI_Comm comm))
+SHMPI_DECLARE(MPI_Comm, Comm_f2c, (MPI_Fint comm))
+SHMPI_DECLARE(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler))
+SHMPI_DECLARE(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler))
+SHMPI_DECLARE(MPI_Fint, Group_c2f, (MPI_Group group))
+SHMPI_DECLARE(MPI_Group, Group_f2c, (MPI_Fint group))
+SHMPI_DECLARE(MPI_Fint, Info_c2f, (MPI_Info info))
+SHMPI_DECLARE(MPI_Info, Info_f2c, (MPI_Fint info))
+SHMPI_DECLARE(MPI_Fint, Message_c2f, (MPI_Message message))
+SHMPI_DECLARE(MPI_Message, Message_f2c, (MPI_Fint message))
+SHMPI_DECLARE(MPI_Fint, Op_c2f, (MPI_Op op))
+SHMPI_DECLARE(MPI_Op, Op_f2c, (MPI_Fint op))
+SHMPI_DECLARE(MPI_Fint, Request_c2f, (MPI_Request request))
+SHMPI_DECLARE(MPI_Request, Request_f2c, (MPI_Fint request))
+SHMPI_DECLARE(MPI_Fint, Type_c2f, (MPI_Datatype datatype))
+SHMPI_DECLARE(MPI_Datatype, Type_f2c, (MPI_Fint datatype))
+SHMPI_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
+SHMPI_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
+SHMPI_DECLARE(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
+SHMPI_DECLARE(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
+SHMPI_DECLARE(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))
+SHMPI_DECLARE(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status))
 
 /* the tool information interface: control variables */
 SHMPI_DECLARE(int, T_init_thread, (int required, int *provided))
@@ -650,6 +827,30 @@ SHMPI_DECLARE(int, T_cvar_handle_alloc, (int cvar_index, void *obj_handle, MPI_T
 SHMPI_DECLARE(int, T_cvar_handle_free, (MPI_T_cvar_handle *handle))
 SHMPI_DECLARE(int, T_cvar_read, (MPI_T_cvar_handle handle, void *buf))
 SHMPI_DECLARE(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf))
+
+/* the tool information interface: enumerations, performance variables, categories */
+SHMPI_DECLARE(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len))
+SHMPI_DECLARE(int, T_enum_get_item, (MPI_T_enum enumtype, int index, int *value, char *name, int *name_len))
+SHMPI_DECLARE(int, T_pvar_get_num, (int *num_pvar))
+SHMPI_DECLARE(int, T_pvar_get_info, (int pvar_index, char *name, int *name_len, int *verbosity, int *var_class, MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *readonly, int *continuous, int *atomic))
+SHMPI_DECLARE(int, T_pvar_get_index, (const char *name, int var_class, int *pvar_index))
+SHMPI_DECLARE(int, T_pvar_session_create, (MPI_T_pvar_session *session))
+SHMPI_DECLARE(int, T_pvar_session_free, (MPI_T_pvar_session *session))
+SHMPI_DECLARE(int, T_pvar_handle_alloc, (MPI_T_pvar_session session, int pvar_index, void *obj_handle, MPI_T_pvar_handle *handle, int *count))
+SHMPI_DECLARE(int, T_pvar_handle_free, (MPI_T_pvar_session session, MPI_T_pvar_handle *handle))
+SHMPI_DECLARE(int, T_pvar_start, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+SHMPI_DECLARE(int, T_pvar_stop, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+SHMPI_DECLARE(int, T_pvar_read, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf))
+SHMPI_DECLARE(int, T_pvar_write, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf))
+SHMPI_DECLARE(int, T_pvar_reset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+SHMPI_DECLARE(int, T_pvar_readreset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf))
+SHMPI_DECLARE(int, T_category_get_num, (int *num_cat))
+SHMPI_DECLARE(int, T_category_get_info, (int cat_index, char *name, int *name_len, char *desc, int *desc_len, int *num_cvars, int *num_pvars, int *num_categories))
+SHMPI_DECLARE(int, T_category_get_index, (const char *name, int *cat_index))
+SHMPI_DECLARE(int, T_category_get_cvars, (int cat_index, int len, int indices[]))
+SHMPI_DECLARE(int, T_category_get_pvars, (int cat_index, int len, int indices[]))
+SHMPI_DECLARE(int, T_category_get_categories, (int cat_index, int len, int indices[]))
+SHMPI_DECLARE(int, T_category_changed, (int *stamp))
 
 #undef SHMPI_DECLARE
 

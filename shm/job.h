@@ -31,7 +31,7 @@
 #include "wait.h"
 
 #define SHM_JOB_MAGIC 0x626f6a69706d6873ULL /* "shmpijob" */
-#define SHM_JOB_VERSION 9
+#define SHM_JOB_VERSION 10
 #define SHM_JOB_ID_LEN 16
 #define SHM_JOB_NAME_PREFIX "shmpi-"
 
@@ -59,7 +59,7 @@ struct shm_rank_state {
 	shm_atomic_u32 last_call;	/* outside MPI: the call it left last */
 	shm_atomic_u64 since_ns;	/* CLOCK_MONOTONIC of the last change */
 	shm_atomic_u32 owes;		/* peers the engine has records queued for */
-	shm_atomic_u32 strong;		/* a progress thread runs the engine */
+	shm_atomic_u32 strong;		/* SHM_RANK_STRONG, SHM_RANK_THREADS */
 	shm_atomic_i32 holder;		/* WAIT_WIN_LOCK: who keeps it waiting, or -1 */
 	shm_atomic_u32 blocker;		/* WAIT_WIN_LOCK: how (SHM_BLOCKER) */
 };

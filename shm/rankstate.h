@@ -20,8 +20,11 @@
  *   - the progress engine after each pass: owes, the number of peers it has
  *     records queued for (control packets, headers, data chunks) that only
  *     its own next pass can push;
- *   - once at MPI_Init: strong, nonzero when a progress thread runs the
- *     rank's engine (strong progress).
+ *   - once at MPI_Init: strong, SHM_RANK_STRONG when a progress thread
+ *     runs the rank's engine (strong progress), SHM_RANK_THREADS when
+ *     several threads of the rank may be inside MPI at once
+ *     (MPI_THREAD_MULTIPLE): then the other fields say what one of them
+ *     does, and nobody can tell from them whether the rank is blocked.
  * The watchdog only reads snapshots and never acts on one look alone.
  *
  * peer is a rank of the job, or -1 (any rank, or a group of ranks); for the
@@ -41,6 +44,10 @@
 #define SHM_RANKSTATE_H
 
 #include <stdint.h>
+
+/* The bits of the strong field. */
+#define SHM_RANK_STRONG 1u
+#define SHM_RANK_THREADS 2u
 
 /* What a blocked call waits for. */
 enum wait_kind {
@@ -92,6 +99,8 @@ enum call_id {
 	CALL_NEIGHBOR_ALLTOALLV, CALL_NEIGHBOR_ALLTOALLW, CALL_INEIGHBOR_ALLGATHER,
 	CALL_INEIGHBOR_ALLGATHERV, CALL_INEIGHBOR_ALLTOALL, CALL_INEIGHBOR_ALLTOALLV,
 	CALL_INEIGHBOR_ALLTOALLW, CALL_COMM_IDUP,
+	/* matched probe and receive (src/p2p_mprobe.c) */
+	CALL_MPROBE, CALL_MRECV,
 	CALL_COUNT
 };
 
@@ -198,6 +207,8 @@ static inline const char *shm_rank_call_name(uint32_t call)
 		[CALL_INEIGHBOR_ALLTOALLV] = "MPI_Ineighbor_alltoallv",
 		[CALL_INEIGHBOR_ALLTOALLW] = "MPI_Ineighbor_alltoallw",
 		[CALL_COMM_IDUP] = "MPI_Comm_idup",
+		[CALL_MPROBE] = "MPI_Mprobe",
+		[CALL_MRECV] = "MPI_Mrecv",
 	};
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == CALL_COUNT,

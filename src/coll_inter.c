@@ -90,7 +90,7 @@ void inter_barrier(struct comm *c, enum call_id call)
 
 /* ---- checks ------------------------------------------------------------- */
 
-static int check_root(const char *call, MPI_Comm comm, const struct comm *c, int root)
+int inter_check_root(const char *call, MPI_Comm comm, const struct comm *c, int root)
 {
 	if (root == MPI_ROOT || root == MPI_PROC_NULL ||
 	    (root >= 0 && root < c->remote->size))
@@ -100,7 +100,7 @@ static int check_root(const char *call, MPI_Comm comm, const struct comm *c, int
 			"(size %d)", root, c->remote->size);
 }
 
-static int err_in_place(const char *call, MPI_Comm comm, const char *arg)
+int inter_err_in_place(const char *call, MPI_Comm comm, const char *arg)
 {
 	return err_comm(comm, call, MPI_ERR_BUFFER, arg,
 			"is MPI_IN_PLACE, which intercommunicators do not take");
@@ -117,7 +117,7 @@ static int check_side(const char *call, MPI_Comm comm, const struct comm *c,
 	int rc;
 
 	if (a->buf == MPI_IN_PLACE)
-		return err_in_place(call, comm, bufname);
+		return inter_err_in_place(call, comm, bufname);
 	if (a->vector) {
 		/* a v-variant: a count and displacement per remote process */
 		if (!a->counts || !a->displs)
@@ -152,7 +152,7 @@ int inter_move(const char *call, enum call_id id, enum inter_kind kind, MPI_Comm
 	int lo = 0, hi = c->remote->size, rc;
 	struct xfer s, r;
 
-	if (rooted && (rc = check_root(call, comm, c, root)) != MPI_SUCCESS)
+	if (rooted && (rc = inter_check_root(call, comm, c, root)) != MPI_SUCCESS)
 		return rc;
 	if (root == MPI_PROC_NULL && rooted)
 		return MPI_SUCCESS;
@@ -181,11 +181,11 @@ int inter_bcast(MPI_Comm comm, struct comm *c, void *buffer, int count,
 	struct xfer x;
 	int rc;
 
-	if ((rc = check_root("MPI_Bcast", comm, c, root)) != MPI_SUCCESS ||
+	if ((rc = inter_check_root("MPI_Bcast", comm, c, root)) != MPI_SUCCESS ||
 	    root == MPI_PROC_NULL)
 		return rc;
 	if (buffer == MPI_IN_PLACE)
-		return err_in_place("MPI_Bcast", comm, "buffer");
+		return inter_err_in_place("MPI_Bcast", comm, "buffer");
 	rc = coll_check_buf("MPI_Bcast", comm, buffer, count, datatype, "buffer", "count",
 			    &b);
 	if (rc != MPI_SUCCESS)
@@ -241,7 +241,7 @@ static int reduce_check(const char *call, MPI_Comm comm, const void *sendbuf,
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (sends && sendbuf == MPI_IN_PLACE)
-		return err_in_place(call, comm, "sendbuf");
+		return inter_err_in_place(call, comm, "sendbuf");
 	if (count > 0 && (*dt)->size > 0 && handle_is_builtin(datatype) &&
 	    ((sends && !sendbuf) || (receives && !recvbuf)))
 		return err_comm(comm, call, MPI_ERR_BUFFER, sends && !sendbuf ? "sendbuf" :
@@ -258,7 +258,7 @@ int inter_reduce(MPI_Comm comm, struct comm *c, const void *sendbuf, void *recvb
 	void *at;
 	int rc;
 
-	if ((rc = check_root("MPI_Reduce", comm, c, root)) != MPI_SUCCESS ||
+	if ((rc = inter_check_root("MPI_Reduce", comm, c, root)) != MPI_SUCCESS ||
 	    root == MPI_PROC_NULL)
 		return rc;
 	rc = reduce_check("MPI_Reduce", comm, sendbuf, recvbuf, count, datatype, op,

@@ -1,9 +1,9 @@
 /*
  * The collectives on intercommunicators (coll_inter.c), which the API
  * calls of coll.c, coll_data.c and coll_reduce.c hand an intercommunicator
- * to once they have resolved it, and the argument checks those files share
- * with them.  Each returns an MPI error class, raised through comm's
- * handler.
+ * to once they have resolved it, and the argument checks those files (and
+ * the nonblocking forms, coll_inter_nb.c) share with them.  Each returns an
+ * MPI error class, raised through comm's handler.
  */
 #ifndef SRC_COLL_INTER_H
 #define SRC_COLL_INTER_H
@@ -31,6 +31,14 @@ int coll_check_buf(const char *call, MPI_Comm comm, const void *buf, int count,
 /* Check (count, datatype, op) of a reduction (coll_reduce.c). */
 int coll_check_reduce(const char *call, MPI_Comm comm, int count, MPI_Datatype datatype,
 		      MPI_Op op, struct datatype **dt, const struct op **o);
+
+/* A root argument on intercommunicator c: MPI_ROOT, MPI_PROC_NULL or a rank
+ * of the remote group (MPI 3.1, section 5.2.3), else MPI_ERR_ROOT. */
+int inter_check_root(const char *call, MPI_Comm comm, const struct comm *c, int root);
+
+/* Raise MPI_ERR_BUFFER: argument `arg` is MPI_IN_PLACE, which no collective
+ * takes on an intercommunicator (MPI 3.1, section 5.2.3). */
+int inter_err_in_place(const char *call, MPI_Comm comm, const char *arg);
 
 int inter_bcast(MPI_Comm comm, struct comm *c, void *buffer, int count,
 		MPI_Datatype datatype, int root);

@@ -1,11 +1,12 @@
 /*
- * The nonblocking collectives on intracommunicators (an intercommunicator
- * is MPI_ERR_COMM): MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce,
- * MPI_Igather(v), MPI_Iscatter(v), MPI_Iallgather(v), MPI_Ialltoall(v,w),
- * MPI_Iscan, MPI_Iexscan, MPI_Ireduce_scatter(_block); and the blocking
- * MPI_Alltoallw, which runs the schedule of MPI_Ialltoallw to its end.
- * The schedules themselves (coll_nb.h) also serve the neighbourhood
- * collectives (coll_neighbor.c) and MPI_Comm_idup (comm.c).
+ * The nonblocking collectives: MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce,
+ * MPI_Iallreduce, MPI_Igather(v), MPI_Iscatter(v), MPI_Iallgather(v),
+ * MPI_Ialltoall(v,w), MPI_Iscan, MPI_Iexscan, MPI_Ireduce_scatter(_block);
+ * and the blocking MPI_Alltoallw, which runs the schedule of
+ * MPI_Ialltoallw to its end.  On an intercommunicator the checks and the
+ * schedule are those of coll_inter_nb.c.  The schedules themselves
+ * (coll_nb.h) also serve the neighbourhood collectives (coll_neighbor.c)
+ * and MPI_Comm_idup (comm.c).
  *
  * Each call checks its arguments, then builds this rank's schedule (as
  * libNBC does): a list of rounds, each a few steps - internal messages
@@ -99,7 +100,8 @@ struct held {
 
 struct sched {
 	struct request *req;	/* the user's request (owns the schedule) */
-	struct comm *c;		/* referenced */
+	struct comm *comm;	/* the call's communicator (referenced) */
+	struct comm *c;		/* whose ranks the steps added next name (sched_on) */
 	int tag;
 	struct step *steps;
 	int nsteps, cap;
@@ -132,7 +134,7 @@ static void sched_free(void *arg)
 	for (int i = 0; i < 2; i++)
 		dt_unref(s->dts[i]);
 	op_unref(s->op);
-	comm_unref(s->c);
+	comm_unref(s->comm);
 	free(s->steps);
 	free(s);
 }
@@ -161,6 +163,11 @@ static struct step *sched_add(struct sched *s, enum step_kind kind)
 	memset(st, 0, sizeof(*st));
 	st->kind = kind;
 	return st;
+}
+
+void sched_on(struct sched *s, struct comm *c)
+{
+	s->c = c;
 }
 
 /* A message of count elements of dt to or from member peer. */
@@ -449,20 +456,23 @@ static int nb_check_types(struct nb_call *a, const struct nb_side *sd)
 
 static int nb_check_side(struct nb_call *a, struct nb_side *sd)
 {
-	const char *const *n = sd->names;
-	const char *bufname;
-
 	if (!nb_where_here(sd->used, a))
 		return MPI_SUCCESS;
-	bufname = n[0];
 	if (sd->buf == MPI_IN_PLACE) {
 		if (!nb_where_here(sd->in_place, a))
-			return err_comm(a->comm, a->name, MPI_ERR_BUFFER, bufname,
+			return err_comm(a->comm, a->name, MPI_ERR_BUFFER, sd->names[0],
 					sd->in_place == NB_AT_ROOT ?
 					"MPI_IN_PLACE is for the root only" :
 					"may not be MPI_IN_PLACE");
 		return MPI_SUCCESS;
 	}
+	return nb_check_args(a, sd);
+}
+
+int nb_check_args(struct nb_call *a, struct nb_side *sd)
+{
+	const char *const *n = sd->names;
+
 	if (sd->vector) {
 		int no_displs = n[3] && !sd->displs && !sd->adispls;
 
@@ -485,11 +495,11 @@ static int nb_check_side(struct nb_call *a, struct nb_side *sd)
 		return MPI_ERR_TYPE;
 	if (!sd->buf && !sd->vector && sd->count > 0 && sd->dt->size > 0 &&
 	    handle_is_builtin(sd->type))
-		return err_comm(a->comm, a->name, MPI_ERR_BUFFER, bufname, "is NULL");
+		return err_comm(a->comm, a->name, MPI_ERR_BUFFER, n[0], "is NULL");
 	return MPI_SUCCESS;
 }
 
-static int nb_check_op(struct nb_call *a)
+int nb_check_op(struct nb_call *a)
 {
 	const struct datatype *dt = a->s.dt ? a->s.dt : a->r.dt;
 
@@ -515,12 +525,12 @@ static int nb_check(struct nb_call *a)
 	a->c = comm_get(a->comm);
 	if (!a->c)
 		return comm_err_invalid(a->comm, a->name);
-	if (a->c->remote && !a->inter)
-		return comm_err_inter(a->comm, a->name, "comm");
 	if (!a->request && !a->blocking)
 		return err_comm(a->comm, a->name, MPI_ERR_ARG, "request", "is NULL");
 	if (!a->neighborhood)
 		a->s.n = a->r.n = comm_peer_size(a->c);
+	if (a->c->remote && !a->inter)
+		return inter_nb_check(a);
 	if (a->rooted && (a->root < 0 || a->root >= a->c->size))
 		return err_comm(a->comm, a->name, MPI_ERR_ROOT, "root",
 				"%d is not a rank of %s (size %d)", a->root, a->c->name,
@@ -546,7 +556,7 @@ struct sched *sched_create(struct comm *c)
 
 	if (!s)
 		return NULL;
-	s->c = c;
+	s->comm = s->c = c;
 	comm_ref(c);
 	s->round_end = -1;
 	if (nb_next_tag(c, &s->tag) < 0) {
@@ -582,8 +592,7 @@ static struct sched *nb_sched_new(struct nb_call *a)
 
 /* Scratch space for count elements of dt, kept as s->tmp[i]; returns the
  * address of element 0 (NULL when out of memory). */
-static char *nb_scratch(struct sched *s, int i, MPI_Count count,
-			const struct datatype *dt)
+char *nb_scratch(struct sched *s, int i, MPI_Count count, const struct datatype *dt)
 {
 	MPI_Aint lo = 0, hi = 0;
 
@@ -613,8 +622,8 @@ int sched_launch(struct sched *s, enum call_id id, MPI_Request *request)
 		sched_free(s);
 		return MPI_ERR_NO_MEM;
 	}
-	r->comm = s->c;
-	comm_ref(s->c);
+	r->comm = s->comm;
+	comm_ref(s->comm);
 	r->peer = MPI_PROC_NULL;
 	r->peer_world = -1;
 	r->tag = s->tag;
@@ -637,7 +646,7 @@ int sched_launch(struct sched *s, enum call_id id, MPI_Request *request)
 		return MPI_SUCCESS;
 	}
 	if (!req_is_complete(r)) {
-		state_block(id, WAIT_COLL_DATA, -1, s->tag, s->c->ctx);
+		state_block(id, WAIT_COLL_DATA, -1, s->tag, s->comm->ctx);
 		progress_wait(sched_req_done, r);
 		state_unblock(id);
 	}
@@ -683,14 +692,14 @@ int blk_count(const struct nb_side *sd, int m)
 	return sd->counts ? sd->counts[m] : sd->count;
 }
 
-static size_t blk_bytes(const struct nb_side *sd, int m)
+size_t blk_bytes(const struct nb_side *sd, int m)
 {
 	return (size_t)blk_count(sd, m) * (size_t)blk_dt(sd, m)->size;
 }
 
 /* ---- the algorithms -------------------------------------------------------- */
 
-static void build_barrier(struct sched *s)
+void build_barrier(struct sched *s)
 {
 	static char none;
 	int p = s->c->size, r = s->c->rank;
@@ -703,8 +712,8 @@ static void build_barrier(struct sched *s)
 }
 
 /* Binomial tree from root: receive from the parent, then send on. */
-static void build_bcast(struct sched *s, void *buf, MPI_Count count,
-			const struct datatype *dt, int root)
+void build_bcast(struct sched *s, void *buf, MPI_Count count, const struct datatype *dt,
+		 int root)
 {
 	int p = s->c->size, v = (s->c->rank - root + p) % p, mask = 1;
 
@@ -728,8 +737,8 @@ static void build_bcast(struct sched *s, void *buf, MPI_Count count,
  * member r + mask as (its own) op (the received).  Returns the buffer
  * holding the result at member 0 (NULL elsewhere).
  */
-static char *build_reduce_up(struct sched *s, const void *in, MPI_Count count,
-			     const struct datatype *dt)
+char *build_reduce_up(struct sched *s, const void *in, MPI_Count count,
+		      const struct datatype *dt)
 {
 	int p = s->c->size, r = s->c->rank;
 	char *acc = nb_scratch(s, 0, count, dt), *other = NULL;
@@ -897,7 +906,7 @@ int nb_run(struct nb_call *a, void (*build)(struct sched *, struct nb_call *))
 		return rc;
 	s = nb_sched_new(a);
 	if (s)
-		build(s, a);
+		(a->c->remote && !a->inter ? inter_nb_build : build)(s, a);
 	return nb_start(a, s);
 }
 

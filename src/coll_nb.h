@@ -1,10 +1,13 @@
 /*
- * Schedules of nonblocking collectives (coll_nb.c), for the files that
- * build their own: the neighbourhood collectives (coll_neighbor.c) and
+ * Schedules of nonblocking collectives (coll_nb.c, which also holds the
+ * intracommunicator algorithms), for the files that build their own: the
+ * intercommunicator forms (coll_inter_nb.c), whose schedules are built of
+ * the same steps and run those algorithms over an intercommunicator's
+ * local group, the neighbourhood collectives (coll_neighbor.c) and
  * MPI_Comm_idup (comm.c).
  *
  * A schedule is this rank's part of one collective: rounds of steps -
- * internal messages on the communicator's library context with the
+ * internal messages on a communicator's library context with the
  * collective's own tag, local copies and reductions, and calls of a
  * function - that the progress engine advances (coll_nb.c says how).  The
  * next round begins once every message of this one completed; the steps of
@@ -14,13 +17,15 @@
  * and op where the call has them, and one struct nb_side per buffer
  * argument.  nb_run() checks every argument (raising the error class
  * through the communicator's handler), builds the schedule with the
- * call's builder and starts it: the user gets a request, or, for a
- * blocking call, the schedule runs to its end before nb_run returns.
+ * call's builder (on an intercommunicator, coll_inter_nb.c's) and starts
+ * it: the user gets a request, or, for a blocking call, the schedule runs
+ * to its end before nb_run returns.
  */
 #ifndef SRC_COLL_NB_H
 #define SRC_COLL_NB_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 #include "comm.h"
 #include "datatype.h"
@@ -30,6 +35,14 @@ struct op;
 struct sched;
 
 /* ---- building a schedule ---------------------------------------------------- */
+
+/*
+ * The steps added next name ranks of c and travel on its library context:
+ * the call's communicator (where a schedule starts), or the local group of
+ * an intercommunicator (its private intracommunicator `local`), which the
+ * call's communicator keeps alive.
+ */
+void sched_on(struct sched *s, struct comm *c);
 
 /* A message of count elements of dt to or from member peer (buf and dt
  * must live until the schedule ends: see sched_hold). */
@@ -53,6 +66,10 @@ void *sched_hold(struct sched *s, void *p, void (*release)(void *));
 /* Keep dt referenced until the schedule is freed. */
 void sched_hold_dt(struct sched *s, struct datatype *dt);
 
+/* Scratch space for count elements of dt, kept as s's scratch buffer i
+ * (0 to 2); the address of element 0, NULL when out of memory. */
+char *nb_scratch(struct sched *s, int i, MPI_Count count, const struct datatype *dt);
+
 /* From a step: the collective fails with MPI error class errclass (the
  * first such error is what the request reports). */
 void sched_fail(struct sched *s, int errclass);
@@ -73,16 +90,27 @@ void sched_destroy(struct sched *s);
  */
 int sched_launch(struct sched *s, enum call_id id, MPI_Request *request);
 
+/* The intracommunicator algorithms, over the communicator of sched_on: a
+ * barrier; a broadcast from root; a reduction in rank order, whose result
+ * is returned at member 0 (NULL elsewhere). */
+void build_barrier(struct sched *s);
+void build_bcast(struct sched *s, void *buf, MPI_Count count, const struct datatype *dt,
+		 int root);
+char *build_reduce_up(struct sched *s, const void *in, MPI_Count count,
+		      const struct datatype *dt);
+
 /* ---- calls ---------------------------------------------------------------- */
 
-/* Where an argument matters, or where a buffer may be MPI_IN_PLACE. */
+/* Where an argument matters, or where a buffer may be MPI_IN_PLACE (on an
+ * intracommunicator; coll_inter_nb.c says it for intercommunicators). */
 enum nb_where { NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT };
 
 /*
  * One side (send or receive) of a call's arguments: (buf, count, type), or
  * counts and displacements (in elements of type) for the v-variants, or
  * counts, byte displacements and a type per block for the w-variants.
- * Block m is member m's, or neighbour m's for the neighbourhood calls.
+ * Block m is member m's (of the remote group on an intercommunicator), or
+ * neighbour m's for the neighbourhood calls.
  */
 struct nb_side {
 	const void *buf;
@@ -126,9 +154,28 @@ extern const char *const nb_names_send[], *const nb_names_recv[];
 /* Check a, build its schedule with build(s, a), start it (see above). */
 int nb_run(struct nb_call *a, void (*build)(struct sched *, struct nb_call *));
 
-/* Block m of a side: its address, count and type. */
+/* Side sd of call a, not MPI_IN_PLACE, with sd->n blocks: counts (the v-
+ * and w-variants), datatypes, buffer; sets sd->dt.  MPI_SUCCESS or the
+ * class raised. */
+int nb_check_args(struct nb_call *a, struct nb_side *sd);
+
+/* The op of a reducing call, on the datatype of its checked side. */
+int nb_check_op(struct nb_call *a);
+
+/* Block m of a side: its address, count, type and packed size. */
 char *blk_at(const struct nb_side *sd, int m);
 int blk_count(const struct nb_side *sd, int m);
 const struct datatype *blk_dt(const struct nb_side *sd, int m);
+size_t blk_bytes(const struct nb_side *sd, int m);
+
+/* ---- the intercommunicator forms (coll_inter_nb.c) -------------------------- */
+
+/* Check call a on an intercommunicator (a->c, a->request resolved, a->s.n
+ * and a->r.n the remote group's size): MPI_SUCCESS, or the class raised
+ * (MPI_ERR_COMM for a call that MPI defines on intracommunicators only). */
+int inter_nb_check(struct nb_call *a);
+
+/* Build the schedule of checked call a on an intercommunicator. */
+void inter_nb_build(struct sched *s, struct nb_call *a);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * The neighbourhood collectives (MPI 3.1, 7.6): MPI_Neighbor_allgather(v),
  * MPI_Neighbor_alltoall(v,w) and their nonblocking forms (7.7), on a
- * communicator with a Cartesian or graph topology.
+ * communicator with a Cartesian, graph or distributed graph topology (a
+ * graph's adjacency must be symmetric, MPI_ERR_TOPOLOGY otherwise).
  *
  * Each is a schedule of the nonblocking collectives (coll_nb.h) of one
  * round: a receive from every in-neighbour into its block of recvbuf and
@@ -17,6 +18,7 @@
  * (a repeated graph edge, a periodic dimension of size 1 or 2) gets each
  * block where the standard says.  MPI_IN_PLACE has no meaning here.
  */
+#include <errno.h>
 #include <stdlib.h>
 
 #include "api.h"
@@ -94,9 +96,13 @@ static int neighbor_run(struct nb_call a, int same)
 		return comm_err_invalid(a.comm, a.name);
 	if (!a.c->topo)
 		return err_comm(a.comm, a.name, MPI_ERR_TOPOLOGY, "comm", "has no topology");
-	if (neighbors_of(a.c, &nb) < 0) {
+	rc = neighbors_of(a.c, &nb);
+	if (rc < 0) {
 		neighbors_free(a.c, &nb);
-		return err_comm(a.comm, a.name, MPI_ERR_NO_MEM, NULL, "out of memory");
+		return rc == -EINVAL ?
+		       err_comm(a.comm, a.name, MPI_ERR_TOPOLOGY, "comm",
+				"has a graph topology whose adjacency is not symmetric") :
+		       err_comm(a.comm, a.name, MPI_ERR_NO_MEM, NULL, "out of memory");
 	}
 	a.neighborhood = 1;
 	a.s.n = same ? 1 : nb.nout;

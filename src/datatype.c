@@ -40,7 +40,7 @@ static void dt_builtin(MPI_Datatype h, const char *name, MPI_Aint size, int alig
 	dt->nblocks = 1;
 	dt->blocks = b;
 	b[0] = (struct dt_block){ .disp = 0, .len = size, .pos = 0,
-				  .basic_size = (int)size };
+				  .basic_size = (int)size, .type = h };
 	dt->contig = 1;
 	dt->basic = h;
 	dt->nrruns = 1;
@@ -54,8 +54,14 @@ static void dt_builtin(MPI_Datatype h, const char *name, MPI_Aint size, int alig
 	dt_contig_sizes[i] = (uint8_t)size;
 }
 
-/* A pair type: value of vsize at 0, an int at ioff, extent of the struct. */
-static void dt_builtin_pair(MPI_Datatype h, const char *name, MPI_Aint vsize,
+/*
+ * A pair type of MAXLOC/MINLOC: a value of type vt (vsize bytes) at 0, an
+ * index of type it (isize bytes) at ioff, the extent of the C struct.
+ * Basic for reductions (one whole pair), two basic elements for
+ * MPI_Get_elements.
+ */
+static void dt_builtin_pair(MPI_Datatype h, const char *name, MPI_Datatype vt,
+			    MPI_Aint vsize, MPI_Datatype it, MPI_Aint isize,
 			    MPI_Aint ioff, MPI_Aint extent, int align)
 {
 	unsigned i = dt_builtin_index(h);
@@ -64,25 +70,28 @@ static void dt_builtin_pair(MPI_Datatype h, const char *name, MPI_Aint vsize,
 
 	dt_builtin(h, name, vsize, align);
 	dt_contig_sizes[i] = 0;		/* two basic elements: not a fast-path type */
-	dt->size = vsize + (MPI_Aint)sizeof(int);
+	dt->size = vsize + isize;
 	dt->extent = extent;
-	dt->true_extent = ioff + (MPI_Aint)sizeof(int);
-	if (ioff == vsize && extent == dt->size && vsize == (MPI_Aint)sizeof(int)) {
-		b[0].len = dt->size;	/* MPI_2INT: one run of ints */
+	dt->true_extent = ioff + isize;
+	b[0].type = vt;
+	if (vt == it && ioff == vsize && extent == dt->size) {
+		b[0].len = dt->size;	/* MPI_2INT, MPI_2REAL...: one run */
 		dt->nblocks = 1;
 		dt->contig = 1;
 		return;
 	}
-	b[1] = (struct dt_block){ .disp = ioff, .len = sizeof(int), .pos = vsize,
-				  .basic_size = sizeof(int) };
+	b[1] = (struct dt_block){ .disp = ioff, .len = isize, .pos = vsize,
+				  .basic_size = (int)isize, .type = it };
 	dt->nblocks = 2;
-	dt->contig = 0;
+	/* MPI_FLOAT_INT: two runs of two types, but no gap */
+	dt->contig = ioff == vsize && extent == dt->size;
 }
 
 #define BASIC(h, t) dt_builtin(h, #h, sizeof(t), _Alignof(t))
-#define PAIR(h, t) dt_builtin_pair(h, #h, sizeof(((struct t *)0)->v),   \
-				   offsetof(struct t, i), sizeof(struct t), \
-				   _Alignof(struct t))
+#define PAIR(h, vt, it, t) dt_builtin_pair(h, #h, vt, sizeof(((struct t *)0)->v), \
+					   it, sizeof(((struct t *)0)->i),      \
+					   offsetof(struct t, i), sizeof(struct t), \
+					   _Alignof(struct t))
 
 /* Needs no MPI_Init: the table only depends on the C ABI. */
 void dt_init_builtins(void)
@@ -120,12 +129,58 @@ void dt_init_builtins(void)
 	BASIC(MPI_C_DOUBLE_COMPLEX, double _Complex);
 	BASIC(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex);
 	BASIC(MPI_PACKED, unsigned char);
-	PAIR(MPI_FLOAT_INT, dt_pair_float_int);
-	PAIR(MPI_DOUBLE_INT, dt_pair_double_int);
-	PAIR(MPI_LONG_INT, dt_pair_long_int);
-	PAIR(MPI_2INT, dt_pair_2int);
-	PAIR(MPI_SHORT_INT, dt_pair_short_int);
-	PAIR(MPI_LONG_DOUBLE_INT, dt_pair_long_double_int);
+	PAIR(MPI_FLOAT_INT, MPI_FLOAT, MPI_INT, dt_pair_float_int);
+	PAIR(MPI_DOUBLE_INT, MPI_DOUBLE, MPI_INT, dt_pair_double_int);
+	PAIR(MPI_LONG_INT, MPI_LONG, MPI_INT, dt_pair_long_int);
+	PAIR(MPI_2INT, MPI_INT, MPI_INT, dt_pair_2int);
+	PAIR(MPI_SHORT_INT, MPI_SHORT, MPI_INT, dt_pair_short_int);
+	PAIR(MPI_LONG_DOUBLE_INT, MPI_LONG_DOUBLE, MPI_INT, dt_pair_long_double_int);
+	/*
+	 * Fortran (MPI 3.1, 3.2.2 and Annex A.1.1) as gfortran lays it out:
+	 * default INTEGER, REAL and LOGICAL take 4 bytes, DOUBLE PRECISION 8,
+	 * COMPLEX two REALs; a LOGICAL is 1 for .TRUE. and 0 for .FALSE.
+	 */
+	BASIC(MPI_CHARACTER, char);
+	BASIC(MPI_LOGICAL, int32_t);
+	BASIC(MPI_INTEGER, int32_t);
+	BASIC(MPI_REAL, float);
+	BASIC(MPI_DOUBLE_PRECISION, double);
+	BASIC(MPI_COMPLEX, float _Complex);
+	BASIC(MPI_DOUBLE_COMPLEX, double _Complex);
+	BASIC(MPI_INTEGER1, int8_t);
+	BASIC(MPI_INTEGER2, int16_t);
+	BASIC(MPI_INTEGER4, int32_t);
+	BASIC(MPI_INTEGER8, int64_t);
+#ifdef DT_HAVE_INTEGER16
+	BASIC(MPI_INTEGER16, dt_integer16_t);
+#endif
+	BASIC(MPI_REAL4, float);
+	BASIC(MPI_REAL8, double);
+	BASIC(MPI_COMPLEX8, float _Complex);
+	BASIC(MPI_COMPLEX16, double _Complex);
+#ifdef DT_HAVE_REAL16
+	BASIC(MPI_REAL16, dt_real16_t);
+	BASIC(MPI_COMPLEX32, dt_complex32_t);
+#endif
+	BASIC(MPI_LOGICAL1, int8_t);
+	BASIC(MPI_LOGICAL2, int16_t);
+	BASIC(MPI_LOGICAL4, int32_t);
+	BASIC(MPI_LOGICAL8, int64_t);
+	PAIR(MPI_2INTEGER, MPI_INTEGER, MPI_INTEGER, dt_pair_2int);
+	PAIR(MPI_2REAL, MPI_REAL, MPI_REAL, dt_pair_2real);
+	PAIR(MPI_2DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION,
+	     dt_pair_2double);
+	/* pairs of complex values: no MINLOC/MAXLOC (complex numbers are not
+	 * ordered), only data movement, MPI_REPLACE and MPI_NO_OP */
+	PAIR(MPI_2COMPLEX, MPI_COMPLEX, MPI_COMPLEX, dt_pair_2complex);
+	PAIR(MPI_2DOUBLE_COMPLEX, MPI_DOUBLE_COMPLEX, MPI_DOUBLE_COMPLEX,
+	     dt_pair_2double_complex);
+	/* C++ (MPI 3.1, Annex A.1.1) as g++ lays it out: bool is one byte,
+	 * std::complex<T> is laid out as T _Complex */
+	BASIC(MPI_CXX_BOOL, bool);
+	BASIC(MPI_CXX_FLOAT_COMPLEX, float _Complex);
+	BASIC(MPI_CXX_DOUBLE_COMPLEX, double _Complex);
+	BASIC(MPI_CXX_LONG_DOUBLE_COMPLEX, long double _Complex);
 }
 
 /* ---- lifetime ---------------------------------------------------------- */
@@ -292,6 +347,27 @@ MPI_Count dt_count_basic(const struct datatype *dt, MPI_Count bytes)
 		rest -= take;
 	}
 	return count;
+}
+
+MPI_Count dt_bytes_of_basic(const struct datatype *dt, MPI_Count n)
+{
+	MPI_Count per_elem = 0, bytes;
+
+	for (int b = 0; b < dt->nblocks; b++)
+		per_elem += dt->blocks[b].len / dt->blocks[b].basic_size;
+	if (per_elem == 0)
+		return 0;
+	bytes = n / per_elem * dt->size;
+	n %= per_elem;
+	for (int b = 0; b < dt->nblocks && n > 0; b++) {
+		const struct dt_block *blk = &dt->blocks[b];
+		MPI_Count in_run = blk->len / blk->basic_size;
+		MPI_Count take = n < in_run ? n : in_run;
+
+		bytes += take * blk->basic_size;
+		n -= take;
+	}
+	return bytes;
 }
 
 void dt_copy(const void *sbuf, const struct datatype *sdt, void *rbuf,

@@ -2,9 +2,9 @@
  * Datatypes and the one pack/unpack engine.
  *
  * A datatype is kept as its flattened typemap: the runs of bytes one element
- * covers, in typemap order, each with its displacement, length and the size
- * of the basic elements it holds (adjacent runs of the same basic size are
- * merged).  Every data movement (messages, collectives, RMA) packs and
+ * covers, in typemap order, each with its displacement, length, and the
+ * predefined type and size of the basic elements it holds (adjacent runs of
+ * the same type are merged).  Every data movement (messages, collectives, RMA) packs and
  * unpacks through dt_pack()/dt_unpack(), which address the packed stream of
  * (buf, count, type) by byte offset, so a message can move in chunks.  A
  * type whose elements are one gapless run is `contig`: count elements are
@@ -28,7 +28,25 @@
 #include "handle.h"
 
 /* Predefined types are handle_builtin(HANDLE_DATATYPE, i), 1 <= i < this. */
-#define DT_NBUILTIN 39
+#define DT_NBUILTIN 70
+
+/* The representations of the optional Fortran types MPI_INTEGER16,
+ * MPI_REAL16 and MPI_COMPLEX32 (gfortran's INTEGER(16), REAL(16) and
+ * COMPLEX(16): IEEE binary128), where the compiler has them; mpi.h makes
+ * the handles MPI_DATATYPE_NULL where it does not (MPI 3.1, 3.2.2). */
+#if defined(__SIZEOF_INT128__)
+#define DT_HAVE_INTEGER16 1
+typedef __int128 dt_integer16_t;
+#endif
+#if defined(__SIZEOF_FLOAT128__)
+#define DT_HAVE_REAL16 1
+typedef __float128 dt_real16_t;
+typedef _Complex float __attribute__((mode(TC))) dt_complex32_t;
+#elif defined(__LDBL_MANT_DIG__) && __LDBL_MANT_DIG__ == 113
+#define DT_HAVE_REAL16 1
+typedef long double dt_real16_t;
+typedef long double _Complex dt_complex32_t;
+#endif
 
 /* The index of a predefined type's handle in the tables of predefined types. */
 static inline unsigned dt_builtin_index(MPI_Datatype h)
@@ -43,12 +61,20 @@ struct dt_pair_long_int { long v; int i; };
 struct dt_pair_2int { int v; int i; };
 struct dt_pair_short_int { short v; int i; };
 struct dt_pair_long_double_int { long double v; int i; };
+/* MPI_2INTEGER is MPI_2INT's layout; the other Fortran pairs hold two
+ * values of one type (MPI 3.1, section 5.9.4) */
+struct dt_pair_2real { float v; float i; };
+struct dt_pair_2double { double v; double i; };
+struct dt_pair_2complex { float _Complex v; float _Complex i; };
+struct dt_pair_2double_complex { double _Complex v; double _Complex i; };
 
 struct dt_block {
 	MPI_Aint disp;		/* from the element's origin */
 	MPI_Aint len;		/* bytes */
 	MPI_Aint pos;		/* where the run starts in the element's packed stream */
 	int basic_size;		/* bytes of each basic element in the run */
+	MPI_Datatype type;	/* the predefined type of those elements (runs
+				 * of different types are never merged) */
 };
 
 /*
@@ -93,10 +119,14 @@ struct datatype {
 				 * subarray): structs built on it are not padded */
 	struct dt_contents contents;	/* MPI_COMBINER_NAMED for predefined types */
 	char name[MPI_MAX_OBJECT_NAME];
+	struct attr *attrs;	/* the handle's attributes (dt_attr.c) */
 };
 
 /* Register the predefined datatypes. */
 void dt_init_builtins(void);
+
+/* Delete the attributes of the predefined datatypes (MPI_Finalize). */
+void dt_attr_fini(void);
 
 /* By builtin index: the size of a predefined type that is one basic
  * element (none is above 32 bytes), 0 for the others (the pair types of
@@ -115,6 +145,18 @@ static inline size_t dt_contig_size(MPI_Datatype h)
 static inline struct datatype *dt_get(MPI_Datatype h)
 {
 	return handle_get(h, HANDLE_DATATYPE);
+}
+
+/* Whether dt is predefined: a named type, or one that
+ * MPI_Type_create_f90_integer / _real / _complex returned (MPI 3.1, section
+ * 17.1.9; dt_f90.c): the user may not free it, and MPI_Type_get_contents
+ * hands it out as itself. */
+static inline int dt_predefined(const struct datatype *dt)
+{
+	return handle_is_builtin(dt->handle) ||
+	       dt->contents.combiner == MPI_COMBINER_F90_INTEGER ||
+	       dt->contents.combiner == MPI_COMBINER_F90_REAL ||
+	       dt->contents.combiner == MPI_COMBINER_F90_COMPLEX;
 }
 
 /* Keep dt alive while an operation uses it; no-op for predefined types. */
@@ -148,6 +190,20 @@ int dt_span(const struct datatype *dt, MPI_Count count, MPI_Aint *lo, MPI_Aint *
 int dt_create(const struct dt_contents *c, struct datatype **out);
 
 /*
+ * dt_create() from checked contents, and a handle for the new type, which
+ * is committed if `committed` (dt_type.c).  0, or a negative errno.
+ */
+int dt_make(const struct dt_contents *c, int committed, struct datatype **out);
+
+/*
+ * The named type whose layout and arithmetic a type of
+ * MPI_Type_create_f90_integer / _real / _complex has, from the contents
+ * (combiner, p and r) of that call (dt_f90.c); MPI_DATATYPE_NULL when the
+ * compiler has no such kind.
+ */
+MPI_Datatype dt_f90_named(const struct dt_contents *c);
+
+/*
  * Copy len bytes of the packed stream of (buf, ., dt), starting at stream
  * offset off, to out.  The caller keeps off + len within count * dt->size.
  */
@@ -178,5 +234,9 @@ void dt_basic_copy(const struct datatype *dt, const struct datatype *bt,
 /* Basic elements in the first `bytes` bytes of a packed stream of dt, or
  * MPI_UNDEFINED when bytes ends inside a basic element. */
 MPI_Count dt_count_basic(const struct datatype *dt, MPI_Count bytes);
+
+/* The reverse: the bytes of the first n basic elements of a packed stream
+ * of dt (0 for a type without basic elements). */
+MPI_Count dt_bytes_of_basic(const struct datatype *dt, MPI_Count n);
 
 #endif

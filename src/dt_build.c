@@ -4,11 +4,13 @@
  * Every constructor is a list of segments: n consecutive copies (stride =
  * the old type's extent) of an old type placed at a byte displacement.
  * contiguous is one segment; vector, hvector, the indexed family and struct
- * one per block; subarray one per row of its innermost dimension; resized
- * and dup one copy at 0.  Adding a segment
+ * one per block; subarray one per row of its innermost dimension, darray
+ * one per block of its innermost dimension; resized, dup and the Fortran 90
+ * types one copy at 0.  Adding a segment
  *  - appends the old type's runs in typemap order, merging a run into the
- *    previous one when it continues it in memory with the same basic size
- *    (so contiguous(n, MPI_INT) is one run);
+ *    previous one when it continues it in memory with the same predefined
+ *    type (so contiguous(n, MPI_INT) is one run; a run knows its type, for
+ *    the conversions of MPI_Pack_external);
  *  - appends its reduction runs the same way while every basic element
  *    seen so far has the same predefined type;
  *  - widens the bounds to the copies' markers: n copies at disp cover
@@ -87,7 +89,8 @@ static int b_grow(struct dt_build *b, void **arr, int *cap, int n, size_t elem)
 	return 0;
 }
 
-static void b_block(struct dt_build *b, MPI_Aint disp, MPI_Aint len, int basic_size)
+static void b_block(struct dt_build *b, MPI_Aint disp, MPI_Aint len, int basic_size,
+		    MPI_Datatype type)
 {
 	struct datatype *dt = b->dt;
 	struct dt_block *last = dt->nblocks ? &dt->blocks[dt->nblocks - 1] : NULL;
@@ -95,7 +98,7 @@ static void b_block(struct dt_build *b, MPI_Aint disp, MPI_Aint len, int basic_s
 
 	if (b->err)
 		return;
-	if (last && last->basic_size == basic_size &&
+	if (last && last->type == type &&
 	    !__builtin_add_overflow(last->disp, last->len, &end) && end == disp) {
 		last->len += len;
 	} else {
@@ -104,7 +107,7 @@ static void b_block(struct dt_build *b, MPI_Aint disp, MPI_Aint len, int basic_s
 			return;
 		dt->blocks[dt->nblocks++] = (struct dt_block){
 			.disp = disp, .len = len, .pos = b->packed,
-			.basic_size = basic_size };
+			.basic_size = basic_size, .type = type };
 	}
 	b->packed += len;
 }
@@ -139,14 +142,14 @@ static void b_data(struct dt_build *b, const struct datatype *t, MPI_Aint disp,
 	if (t->nblocks == 1 && tb[0].len == t->extent) {
 		/* the copies are one gapless run */
 		b_block(b, b_add(b, disp, tb[0].disp), b_mul(b, n, tb[0].len),
-			tb[0].basic_size);
+			tb[0].basic_size, tb[0].type);
 	} else {
 		for (MPI_Aint k = 0; k < n && !b->err; k++) {
 			MPI_Aint base = b_add(b, disp, b_mul(b, k, t->extent));
 
 			for (int i = 0; i < t->nblocks; i++)
 				b_block(b, b_add(b, base, tb[i].disp), tb[i].len,
-					tb[i].basic_size);
+					tb[i].basic_size, tb[i].type);
 		}
 	}
 	if (b->mixed)
@@ -262,6 +265,89 @@ static void b_subarray(struct dt_build *b, const struct dt_contents *c)
 	free(stride);
 }
 
+/*
+ * Darray (MPI 3.1, section 4.1.4), laid out as the standard builds it: per
+ * dimension, from the fastest, the blocks this process owns -- block k at
+ * global index (k * psize + coord) * darg, darg long or cut at the
+ * dimension's end -- of the type of the faster dimensions, that type's
+ * extent being the whole of those dimensions.  So the typemap lists the
+ * slowest dimension's blocks first, each holding the faster dimensions'
+ * blocks in order, and one segment per block of the fastest dimension;
+ * lb is 0 and the extent the whole global array's (like subarray).
+ */
+struct b_darray_dim {
+	int gsize, darg, psize, coord;
+	MPI_Aint stride;	/* bytes between two indices of this dimension */
+};
+
+/* The blocks of dimension dims[0] and, within each index, of the faster
+ * ones (dims[1], ...), at byte displacement disp. */
+static void b_darray_blocks(struct dt_build *b, const struct datatype *t,
+			    const struct b_darray_dim *dims, int left, MPI_Aint disp)
+{
+	const struct b_darray_dim *d = &dims[0];
+	MPI_Aint step = (MPI_Aint)d->darg * d->psize;
+
+	for (MPI_Aint start = (MPI_Aint)d->coord * d->darg; start < d->gsize && !b->err;
+	     start += step) {
+		MPI_Aint len = d->gsize - start < d->darg ? d->gsize - start : d->darg;
+
+		if (left == 1) {
+			b_seg(b, t, b_add(b, disp, b_mul(b, start, d->stride)), len);
+			continue;
+		}
+		for (MPI_Aint i = start; i < start + len && !b->err; i++)
+			b_darray_blocks(b, t, dims + 1, left - 1,
+					b_add(b, disp, b_mul(b, i, d->stride)));
+	}
+}
+
+static void b_darray(struct dt_build *b, const struct dt_contents *c)
+{
+	const struct datatype *t = c->types[0];
+	int nd = c->ints[2], rank = c->ints[1];
+	const int *gsizes = c->ints + 3, *distribs = c->ints + 3 + nd,
+		  *dargs = c->ints + 3 + 2 * nd, *psizes = c->ints + 3 + 3 * nd;
+	int fortran = c->ints[3 + 4 * nd] == MPI_ORDER_FORTRAN;
+	struct b_darray_dim *dims = calloc((size_t)nd, sizeof(*dims));
+	MPI_Aint stride;
+
+	if (!dims) {
+		b->err = -ENOMEM;
+		return;
+	}
+	/* the process grid is numbered in row-major order, whatever the
+	 * array's order (4.1.4), so the last coordinate moves fastest */
+	for (int i = nd - 1; i >= 0; i--) {
+		struct b_darray_dim *d = &dims[fortran ? nd - 1 - i : i];
+
+		d->gsize = gsizes[i];
+		d->psize = psizes[i];
+		d->coord = rank % psizes[i];
+		rank /= psizes[i];
+		if (distribs[i] == MPI_DISTRIBUTE_NONE)
+			d->darg = gsizes[i];
+		else if (dargs[i] != MPI_DISTRIBUTE_DFLT_DARG)
+			d->darg = dargs[i];
+		else if (distribs[i] == MPI_DISTRIBUTE_CYCLIC)
+			d->darg = 1;
+		else
+			d->darg = (int)(((MPI_Aint)gsizes[i] + psizes[i] - 1) / psizes[i]);
+	}
+	/* dims[] is now slowest first; strides from the fastest */
+	stride = t->extent;
+	for (int k = nd - 1; k >= 0; k--) {
+		dims[k].stride = stride;
+		stride = b_mul(b, stride, dims[k].gsize);
+	}
+	b_darray_blocks(b, t, dims, nd, 0);
+	b->any = 1;
+	b->lb = 0;
+	b->ub = stride;
+	b->dt->sticky = 1;
+	free(dims);
+}
+
 static void b_segments(struct dt_build *b, const struct dt_contents *c)
 {
 	struct datatype *t = c->nd ? c->types[0] : NULL;
@@ -307,6 +393,15 @@ static void b_segments(struct dt_build *b, const struct dt_contents *c)
 		break;
 	case MPI_COMBINER_SUBARRAY:
 		b_subarray(b, c);
+		break;
+	case MPI_COMBINER_DARRAY:
+		b_darray(b, c);
+		break;
+	case MPI_COMBINER_F90_INTEGER:
+	case MPI_COMBINER_F90_REAL:
+	case MPI_COMBINER_F90_COMPLEX:
+		/* laid out as the named type of its kind (dt_f90.c) */
+		b_seg(b, dt_get(dt_f90_named(c)), 0, 1);
 		break;
 	default:
 		b->err = -EINVAL;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "attr.h"
 #include "datatype.h"
 #include "errhandler.h"
 #include "runtime.h"
@@ -93,6 +94,17 @@ static int dt_check_ctor(const char *call, int count, int blocklength,
 	return rc;
 }
 
+/* The last arguments of the array constructors (subarray, darray): the
+ * order, oldtype and newtype. */
+static int dt_check_array_ctor(const char *call, int order, MPI_Datatype oldtype,
+			       struct datatype **old, const MPI_Datatype *newtype)
+{
+	if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+		return err_comm(DT_COMM, call, MPI_ERR_ARG, "order",
+				"%d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN", order);
+	return dt_check_ctor(call, 0, 0, oldtype, old, newtype);
+}
+
 /* Raise the error of a failed dt_create(). */
 static int dt_err_create(const char *call, int err)
 {
@@ -102,8 +114,7 @@ static int dt_err_create(const char *call, int err)
 			"the type's size or displacements overflow MPI_Aint");
 }
 
-/* A new object and handle from checked contents; 0 or a negative errno. */
-static int dt_make(const struct dt_contents *c, int committed, struct datatype **out)
+int dt_make(const struct dt_contents *c, int committed, struct datatype **out)
 {
 	struct datatype *dt;
 	int rc = dt_create(c, &dt);
@@ -368,10 +379,7 @@ API(int, Type_create_subarray, (int ndims, const int array_of_sizes[],
 					"element %d is %d: not in [0, %d]", i, start,
 					size - sub);
 	}
-	if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
-		return err_comm(DT_COMM, call, MPI_ERR_ARG, "order",
-				"%d is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN", order);
-	rc = dt_check_ctor(call, 0, 0, oldtype, &old, newtype);
+	rc = dt_check_array_ctor(call, order, oldtype, &old, newtype);
 	if (rc != MPI_SUCCESS)
 		return rc;
 
@@ -384,6 +392,102 @@ API(int, Type_create_subarray, (int ndims, const int array_of_sizes[],
 	memcpy(ints + 1 + ndims, array_of_subsizes, (size_t)ndims * sizeof(*ints));
 	memcpy(ints + 1 + 2 * ndims, array_of_starts, (size_t)ndims * sizeof(*ints));
 	ints[1 + 3 * ndims] = order;
+	c.ints = ints;
+	c.types = &old;
+	rc = dt_construct(call, &c, newtype);
+	free(ints);
+	return rc;
+}
+
+/* The arguments of one dimension of a darray (MPI 3.1, section 4.1.4). */
+static int dt_check_darray_dim(const char *call, int i, int gsize, int distrib,
+			       int darg, int psize)
+{
+	if (gsize <= 0)
+		return err_comm(DT_COMM, call, MPI_ERR_ARG, "array_of_gsizes",
+				"element %d is %d: not positive", i, gsize);
+	if (psize <= 0)
+		return err_comm(DT_COMM, call, MPI_ERR_ARG, "array_of_psizes",
+				"element %d is %d: not positive", i, psize);
+	if (distrib != MPI_DISTRIBUTE_BLOCK && distrib != MPI_DISTRIBUTE_CYCLIC &&
+	    distrib != MPI_DISTRIBUTE_NONE)
+		return err_comm(DT_COMM, call, MPI_ERR_ARG, "array_of_distribs",
+				"element %d is %d: none of MPI_DISTRIBUTE_BLOCK, _CYCLIC "
+				"and _NONE", i, distrib);
+	if (distrib == MPI_DISTRIBUTE_NONE && psize != 1)
+		return err_comm(DT_COMM, call, MPI_ERR_ARG, "array_of_psizes",
+				"element %d is %d: a dimension of MPI_DISTRIBUTE_NONE "
+				"is not distributed, its grid size must be 1", i, psize);
+	if (distrib != MPI_DISTRIBUTE_NONE && darg != MPI_DISTRIBUTE_DFLT_DARG &&
+	    darg <= 0)
+		return err_comm(DT_COMM, call, MPI_ERR_ARG, "array_of_dargs",
+				"element %d is %d: neither positive nor "
+				"MPI_DISTRIBUTE_DFLT_DARG", i, darg);
+	if (distrib == MPI_DISTRIBUTE_BLOCK && darg != MPI_DISTRIBUTE_DFLT_DARG &&
+	    (MPI_Aint)darg * psize < gsize)
+		return err_comm(DT_COMM, call, MPI_ERR_ARG, "array_of_dargs",
+				"element %d is %d: %d blocks of it do not cover the %d "
+				"elements of the dimension", i, darg, psize, gsize);
+	return MPI_SUCCESS;
+}
+
+/*
+ * The contents: size, rank, ndims, gsizes[ndims], distribs[ndims],
+ * dargs[ndims], psizes[ndims], order (MPI 3.1, section 4.1.13); the
+ * typemap comes from them (dt_build.c).
+ */
+API(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[],
+			      const int array_of_distribs[], const int array_of_dargs[],
+			      const int array_of_psizes[], int order, MPI_Datatype oldtype,
+			      MPI_Datatype *newtype))
+{
+	static const char call[] = "MPI_Type_create_darray";
+	struct dt_contents c = { .combiner = MPI_COMBINER_DARRAY, .nd = 1 };
+	const int *arrays[4] = { array_of_gsizes, array_of_distribs, array_of_dargs,
+				 array_of_psizes };
+	static const char *const names[4] = { "array_of_gsizes", "array_of_distribs",
+					       "array_of_dargs", "array_of_psizes" };
+	struct datatype *old;
+	MPI_Aint procs = 1;
+	int *ints, rc = MPI_SUCCESS;
+
+	runtime_check(call);
+	if (size <= 0)
+		return err_comm(DT_COMM, call, MPI_ERR_ARG, "size", "%d is not positive",
+				size);
+	if (rank < 0 || rank >= size)
+		return err_comm(DT_COMM, call, MPI_ERR_ARG, "rank", "%d is not in [0, %d)",
+				rank, size);
+	if (ndims <= 0 || ndims > (INT_MAX - 4) / 4)
+		return err_comm(DT_COMM, call, MPI_ERR_ARG, "ndims",
+				"%d is not a positive number of dimensions", ndims);
+	for (int k = 0; k < 4 && rc == MPI_SUCCESS; k++)
+		rc = dt_check_array(call, names[k], ndims, arrays[k]);
+	for (int i = 0; i < ndims && rc == MPI_SUCCESS; i++) {
+		rc = dt_check_darray_dim(call, i, array_of_gsizes[i], array_of_distribs[i],
+					 array_of_dargs[i], array_of_psizes[i]);
+		if (procs <= size)
+			procs *= array_of_psizes[i];
+	}
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (procs != size)
+		return err_comm(DT_COMM, call, MPI_ERR_ARG, "array_of_psizes",
+				"the process grid does not have size (%d) processes", size);
+	rc = dt_check_array_ctor(call, order, oldtype, &old, newtype);
+	if (rc != MPI_SUCCESS)
+		return rc;
+
+	c.ni = 4 * ndims + 4;
+	ints = malloc((size_t)c.ni * sizeof(*ints));
+	if (!ints)
+		return err_comm(DT_COMM, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	ints[0] = size;
+	ints[1] = rank;
+	ints[2] = ndims;
+	for (int k = 0; k < 4; k++)
+		memcpy(ints + 3 + k * ndims, arrays[k], (size_t)ndims * sizeof(*ints));
+	ints[3 + 4 * ndims] = order;
 	c.ints = ints;
 	c.types = &old;
 	rc = dt_construct(call, &c, newtype);
@@ -408,7 +512,8 @@ API(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint exten
 		.nd = 1, .types = &old }, newtype);
 }
 
-/* A duplicate keeps the committed state of its original (MPI-3.1 4.1.10). */
+/* A duplicate keeps the committed state of its original (MPI-3.1 4.1.10)
+ * and gets copies of its attributes as their copy callbacks say (6.7.4). */
 API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
 {
 	static const char call[] = "MPI_Type_dup";
@@ -423,6 +528,15 @@ API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
 					    .types = &old }, old->committed, &dt);
 	if (rc < 0)
 		return dt_err_create(call, rc);
+	rc = attr_copy_all(ATTR_TYPE, oldtype, old->attrs, dt->handle, &dt->attrs);
+	if (rc != MPI_SUCCESS) {
+		/* no new type: the copies made so far are deleted again */
+		attr_delete_all(ATTR_TYPE, dt->handle, &dt->attrs);
+		handle_release(dt->handle);
+		dt_unref(dt);
+		return err_comm(DT_COMM, call, rc, "oldtype",
+				"an attribute copy callback failed");
+	}
 	*newtype = dt->handle;
 	return MPI_SUCCESS;
 }
@@ -458,9 +572,12 @@ API(int, Type_free, (MPI_Datatype *datatype))
 	rc = dt_lookup("MPI_Type_free", "datatype", *datatype, &dt);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	if (handle_is_builtin(*datatype))
+	if (dt_predefined(dt))
 		return err_comm(DT_COMM, "MPI_Type_free", MPI_ERR_TYPE, "datatype",
-				"%s is predefined and cannot be freed", dt->name);
+				"%s is predefined and cannot be freed",
+				dt->name[0] ? dt->name : "the MPI_Type_create_f90_* type");
+	/* the attributes go with the handle (MPI-3.1 section 6.7.4) */
+	attr_delete_all(ATTR_TYPE, *datatype, &dt->attrs);
 	handle_release(*datatype);
 	dt_unref(dt);
 	*datatype = MPI_DATATYPE_NULL;
@@ -585,7 +702,8 @@ API(int, Type_get_envelope, (MPI_Datatype datatype, int *num_integers,
 }
 
 /*
- * Predefined inner types are returned as themselves; a derived one as a new
+ * Predefined inner types (named ones and those of MPI_Type_create_f90_*)
+ * are returned as themselves; a derived one as a new
  * type built from its contents, committed as it is: the caller frees it.
  */
 API(int, Type_get_contents, (MPI_Datatype datatype, int max_integers,
@@ -624,7 +742,7 @@ API(int, Type_get_contents, (MPI_Datatype datatype, int max_integers,
 	for (made = 0; made < c->nd; made++) {
 		struct datatype *in = c->types[made], *copy;
 
-		if (handle_is_builtin(in->handle)) {
+		if (dt_predefined(in)) {
 			array_of_datatypes[made] = in->handle;
 			continue;
 		}
@@ -672,8 +790,13 @@ API(int, Type_set_name, (MPI_Datatype datatype, const char *type_name))
 API(int, Type_get_name, (MPI_Datatype datatype, char *type_name, int *resultlen))
 {
 	struct datatype *dt;
-	int rc = dt_query("MPI_Type_get_name", datatype, &dt, type_name, "type_name",
-			  resultlen, "resultlen");
+	int rc;
+
+	/* the name may change (MPI_Type_set_name): read it under the call's
+	 * lock (MPI_THREAD_MULTIPLE), not only the lookup */
+	runtime_check("MPI_Type_get_name");
+	rc = dt_query("MPI_Type_get_name", datatype, &dt, type_name, "type_name",
+		      resultlen, "resultlen");
 
 	if (rc != MPI_SUCCESS)
 		return rc;

@@ -54,9 +54,12 @@ void errh_unref(struct errhandler *eh)
 static void err_fatal(const char *call, int errclass, const char *arg,
 		      const char *detail)
 {
+	/* a program's callback may return a value that is no error code */
+	const char *name = err_class_name(errclass);
+
 	fprintf(stderr, "shmpi: rank %d: %s: %s%s%s%s [%s: %s]\n", rt.rank, call,
 		arg ? "argument " : "", arg ? arg : "", arg ? ": " : "", detail,
-		err_class_name(errclass), err_class_text(errclass));
+		name ? name : "unknown error code", name ? err_class_text(errclass) : "");
 	runtime_abort_job(errclass);
 }
 

@@ -62,8 +62,15 @@ int err_win(struct errhandler *eh, MPI_Win win, const char *call, int errclass,
 /* Create a user handler of a kind (MPI error class). */
 int errh_create(enum errh_kind kind, errh_fn *fn, MPI_Errhandler *out);
 
-/* The name ("MPI_ERR_RANK") and text of an error class, NULL if none. */
+/* The name ("MPI_ERR_RANK") and text of an error class, or of an error
+ * class or code the program added (errors.c); NULL if there is none. */
 const char *err_class_name(int errclass);
 const char *err_class_text(int errclass);
+
+/* The largest error class or code there is now (MPI_LASTUSEDCODE). */
+int err_last_used(void);
+
+/* Forget the classes and codes the program added (MPI_Finalize). */
+void err_fini(void);
 
 #endif

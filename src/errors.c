@@ -1,8 +1,15 @@
 /*
- * Error classes: their names and texts, MPI_Error_string and MPI_Error_class.
- * Every error code shmpi returns is an error class.
+ * Error classes and codes: the predefined classes' names and texts, the
+ * classes and codes a program adds (MPI-3.1 section 8.5), MPI_Error_string
+ * and MPI_Error_class.  Every error code shmpi itself returns is an error
+ * class.
+ *
+ * Added classes and codes share one numbering from MPI_ERR_LASTCODE + 1,
+ * in the order they are added; MPI_LASTUSEDCODE (attr.c) is the last value
+ * handed out.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
@@ -94,8 +101,28 @@ static const struct {
 _Static_assert(sizeof(err_classes) / sizeof(err_classes[0]) == MPI_ERR_LASTCODE + 1,
 	       "every error class has a name and a text");
 
+struct err_user {
+	int errclass;			/* its own value for a class */
+	char name[48];			/* "user error class 74" */
+	char text[MPI_MAX_ERROR_STRING];	/* MPI_Add_error_string; "" until then */
+};
+
+static struct err_user *err_users;	/* value MPI_ERR_LASTCODE + 1 + i */
+static int err_nusers;
+
+static struct err_user *err_user(int code)
+{
+	int i = code - MPI_ERR_LASTCODE - 1;
+
+	return i >= 0 && i < err_nusers ? &err_users[i] : NULL;
+}
+
 const char *err_class_name(int errclass)
 {
+	struct err_user *u = err_user(errclass);
+
+	if (u)
+		return u->name;
 	if (errclass < 0 || errclass > MPI_ERR_LASTCODE)
 		return NULL;
 	return err_classes[errclass].name;
@@ -103,9 +130,47 @@ const char *err_class_name(int errclass)
 
 const char *err_class_text(int errclass)
 {
+	struct err_user *u = err_user(errclass);
+
+	if (u)
+		return u->text;
 	if (errclass < 0 || errclass > MPI_ERR_LASTCODE)
 		return NULL;
 	return err_classes[errclass].text;
+}
+
+int err_last_used(void)
+{
+	return MPI_ERR_LASTCODE + err_nusers;
+}
+
+void err_fini(void)
+{
+	free(err_users);
+	err_users = NULL;
+	err_nusers = 0;
+}
+
+/* A new class (errclass < 0) or a code of errclass: its value, or -1 when
+ * out of memory. */
+static int err_user_add(int errclass)
+{
+	struct err_user *more = realloc(err_users, sizeof(*more) * (size_t)(err_nusers + 1));
+	int value = MPI_ERR_LASTCODE + 1 + err_nusers;
+	struct err_user *u;
+
+	if (!more)
+		return -1;
+	err_users = more;
+	u = &err_users[err_nusers++];
+	u->errclass = errclass < 0 ? value : errclass;
+	if (errclass < 0)
+		snprintf(u->name, sizeof(u->name), "user error class %d", value);
+	else
+		snprintf(u->name, sizeof(u->name), "user error code %d of class %d", value,
+			 errclass);
+	u->text[0] = '\0';
+	return value;
 }
 
 /*
@@ -119,29 +184,100 @@ static int err_bad_arg(const char *call, const char *arg, const char *what)
 	return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, arg, "%s", what);
 }
 
+/* An added code or class says what MPI_Add_error_string gave it, nothing
+ * more (MPI-3.1 section 8.5: "" when nothing was given). */
 API(int, Error_string, (int errorcode, char *string, int *resultlen))
 {
-	const char *name = err_class_name(errorcode);
+	const char *name;
 	int n;
 
+	runtime_hold();		/* the added codes may grow meanwhile */
+	name = err_class_name(errorcode);
 	if (!name)
 		return err_bad_arg("MPI_Error_string", "errorcode", "is not an error code");
 	if (!string)
 		return err_bad_arg("MPI_Error_string", "string", "is NULL");
 	if (!resultlen)
 		return err_bad_arg("MPI_Error_string", "resultlen", "is NULL");
-	n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", name,
-		     err_class_text(errorcode));
+	if (err_user(errorcode))
+		n = snprintf(string, MPI_MAX_ERROR_STRING, "%s", err_class_text(errorcode));
+	else
+		n = snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", name,
+			     err_class_text(errorcode));
 	*resultlen = n < MPI_MAX_ERROR_STRING ? n : MPI_MAX_ERROR_STRING - 1;
 	return MPI_SUCCESS;
 }
 
 API(int, Error_class, (int errorcode, int *errorclass))
 {
+	struct err_user *u;
+
+	runtime_hold();		/* the added codes may grow meanwhile */
+	u = err_user(errorcode);
 	if (!err_class_name(errorcode))
 		return err_bad_arg("MPI_Error_class", "errorcode", "is not an error code");
 	if (!errorclass)
 		return err_bad_arg("MPI_Error_class", "errorclass", "is NULL");
-	*errorclass = errorcode;
+	*errorclass = u ? u->errclass : errorcode;
+	return MPI_SUCCESS;
+}
+
+/* ---- classes and codes of the program (MPI-3.1 section 8.5) -------------- */
+
+API(int, Add_error_class, (int *errorclass))
+{
+	int value;
+
+	runtime_check("MPI_Add_error_class");
+	if (!errorclass)
+		return err_comm(MPI_COMM_WORLD, "MPI_Add_error_class", MPI_ERR_ARG,
+				"errorclass", "is NULL");
+	value = err_user_add(-1);
+	if (value < 0)
+		return err_comm(MPI_COMM_WORLD, "MPI_Add_error_class", MPI_ERR_NO_MEM,
+				NULL, "out of memory");
+	*errorclass = value;
+	return MPI_SUCCESS;
+}
+
+API(int, Add_error_code, (int errorclass, int *errorcode))
+{
+	struct err_user *u = err_user(errorclass);
+	int value;
+
+	runtime_check("MPI_Add_error_code");
+	if (!err_class_name(errorclass) || (u && u->errclass != errorclass))
+		return err_comm(MPI_COMM_WORLD, "MPI_Add_error_code", MPI_ERR_ARG,
+				"errorclass", "%d is not an error class", errorclass);
+	if (!errorcode)
+		return err_comm(MPI_COMM_WORLD, "MPI_Add_error_code", MPI_ERR_ARG,
+				"errorcode", "is NULL");
+	value = err_user_add(errorclass);
+	if (value < 0)
+		return err_comm(MPI_COMM_WORLD, "MPI_Add_error_code", MPI_ERR_NO_MEM,
+				NULL, "out of memory");
+	*errorcode = value;
+	return MPI_SUCCESS;
+}
+
+/* A later string replaces an earlier one; the predefined classes keep
+ * theirs (it is erroneous to give them one). */
+API(int, Add_error_string, (int errorcode, const char *string))
+{
+	struct err_user *u = err_user(errorcode);
+
+	runtime_check("MPI_Add_error_string");
+	if (!u)
+		return err_comm(MPI_COMM_WORLD, "MPI_Add_error_string", MPI_ERR_ARG,
+				"errorcode", "%d is not an error code or class the "
+				"program added", errorcode);
+	if (!string)
+		return err_comm(MPI_COMM_WORLD, "MPI_Add_error_string", MPI_ERR_ARG,
+				"string", "is NULL");
+	if (strlen(string) >= MPI_MAX_ERROR_STRING)
+		return err_comm(MPI_COMM_WORLD, "MPI_Add_error_string", MPI_ERR_ARG,
+				"string", "is %zu characters long, the limit is %d",
+				strlen(string), MPI_MAX_ERROR_STRING - 1);
+	memcpy(u->text, string, strlen(string) + 1);
 	return MPI_SUCCESS;
 }

@@ -1,8 +1,12 @@
 /*
- * The MPI tool information interface, control variables only: one control
- * variable per knob of the table (shm/knob.h), in the table's order, named
- * as the environment variable.  Numbers and flags are MPI_INT (count 1);
- * choices and text are MPI_CHAR strings of MPIT_STR bytes ("strong").
+ * The MPI tool information interface (mpit.h): initialization, the control
+ * variables and the enumerations.  One control variable per knob of the
+ * table (shm/knob.h), in the table's order, named as the environment
+ * variable.  Numbers and flags are MPI_INT (count 1); a knob that takes one
+ * of a fixed set of values is an MPI_INT too, whose values an enumeration
+ * names (MPI 3.1, section 14.3.5: the enumeration has the knob's name, item
+ * i is its i-th choice, of value i: SHMPI_PROGRESS has weak = 0 and
+ * strong = 1); text is an MPI_CHAR string of MPIT_STR bytes.
  * Knobs writable at any time change the running library at once
  * (knobs_set): the spin counts of the next wait, the placement of the next
  * window.  Those that MPI_Init acts on (the progress mode, the binding
@@ -20,6 +24,7 @@
 
 #include "api.h"
 #include "knobs.h"
+#include "mpit.h"
 #include "runtime.h"
 
 #define MPIT_STR 256		/* bytes of a string control variable */
@@ -31,17 +36,26 @@ struct MPI_T_cvar_handle_s {
 	struct MPI_T_cvar_handle_s *next;	/* every live handle */
 };
 
-static int mpit_inits;			/* MPI_T_init_thread minus MPI_T_finalize */
+/* The enumeration of a choice knob: its place in mpit_enums. */
+struct MPI_T_enum_s {
+	enum shm_knob_id knob;
+};
+
+int mpit_inits;
 static struct MPI_T_cvar_handle_s *mpit_handles;
+static struct MPI_T_enum_s mpit_enums[SHM_KNOB_COUNT];
 
 static int mpit_is_string(int k)
 {
-	return shm_knobs[k].type == SHM_KNOB_CHOICE || shm_knobs[k].type == SHM_KNOB_TEXT;
+	return shm_knobs[k].type == SHM_KNOB_TEXT;
 }
 
-/* The standard's way of returning a string: at most *len bytes with the
- * NUL; *len becomes what was written (or, with no buffer, what is needed). */
-static void mpit_string(const char *s, char *buf, int *len)
+static int mpit_is_enum(int k)
+{
+	return shm_knobs[k].type == SHM_KNOB_CHOICE;
+}
+
+void mpit_string(const char *s, char *buf, int *len)
 {
 	size_t n = strlen(s);
 
@@ -66,6 +80,8 @@ API(int, T_init_thread, (int required, int *provided))
 		return MPI_T_ERR_INVALID;
 	if (knobs_load(&bad) < 0)
 		return MPI_T_ERR_CANNOT_INIT;
+	for (int k = 0; k < SHM_KNOB_COUNT; k++)
+		mpit_enums[k].knob = (enum shm_knob_id)k;
 	mpit_inits++;
 	/* like MPI_Init_thread: the library keeps no per-thread state */
 	*provided = required < MPI_THREAD_SERIALIZED ? required : MPI_THREAD_SERIALIZED;
@@ -84,6 +100,7 @@ API(int, T_finalize, (void))
 			h->magic = 0;
 			free(h);
 		}
+		mpit_pvar_fini();
 	}
 	return MPI_SUCCESS;
 }
@@ -117,7 +134,7 @@ API(int, T_cvar_get_info, (int cvar_index, char *name, int *name_len, int *verbo
 	if (datatype)
 		*datatype = mpit_is_string(cvar_index) ? MPI_CHAR : MPI_INT;
 	if (enumtype)
-		*enumtype = MPI_T_ENUM_NULL;
+		*enumtype = mpit_is_enum(cvar_index) ? &mpit_enums[cvar_index] : MPI_T_ENUM_NULL;
 	if (bind)
 		*bind = MPI_T_BIND_NO_OBJECT;
 	if (scope)
@@ -227,6 +244,13 @@ API(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf))
 		return MPI_T_ERR_CVAR_SET_NEVER;
 	if (shm_knobs[k].writable == SHM_KNOB_BEFORE_INIT && rt.phase != RUNTIME_BEFORE_INIT)
 		return MPI_T_ERR_CVAR_SET_NOT_NOW;
+	if (mpit_is_enum(k)) {
+		v = *(const int *)buf;
+		if (v < 0 || v >= shm_knob_choice((enum shm_knob_id)k, 0, text, sizeof(text)))
+			return MPI_T_ERR_INVALID;
+		knobs_set((enum shm_knob_id)k, v);
+		return MPI_SUCCESS;
+	}
 	/* the value goes through the knob's own parser, as from the environment */
 	if (mpit_is_string(k)) {
 		if (strnlen(buf, sizeof(text)) == sizeof(text))
@@ -238,5 +262,51 @@ API(int, T_cvar_write, (MPI_T_cvar_handle handle, const void *buf))
 	if (shm_knob_parse((enum shm_knob_id)k, text, &v) < 0)
 		return MPI_T_ERR_INVALID;
 	knobs_set((enum shm_knob_id)k, v);
+	return MPI_SUCCESS;
+}
+
+/* ---- enumerations (MPI 3.1, section 14.3.5) -------------------------------- */
+
+/* The checks of the enumeration calls: *knob becomes e's knob. */
+static int mpit_enum_arg(MPI_T_enum e, int *knob)
+{
+	if (mpit_inits == 0)
+		return MPI_T_ERR_NOT_INITIALIZED;
+	for (int k = 0; k < SHM_KNOB_COUNT; k++)
+		if (e == &mpit_enums[k] && mpit_is_enum(e->knob)) {
+			*knob = (int)e->knob;
+			return MPI_SUCCESS;
+		}
+	return MPI_T_ERR_INVALID_HANDLE;
+}
+
+API(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len))
+{
+	char item[MPIT_STR];
+	int k, rc = mpit_enum_arg(enumtype, &k);
+
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!num)
+		return MPI_T_ERR_INVALID;
+	*num = shm_knob_choice((enum shm_knob_id)k, 0, item, sizeof(item));
+	mpit_string(shm_knobs[k].name, name, name_len);
+	return MPI_SUCCESS;
+}
+
+API(int, T_enum_get_item, (MPI_T_enum enumtype, int index, int *value, char *name,
+			   int *name_len))
+{
+	char item[MPIT_STR];
+	int k, rc = mpit_enum_arg(enumtype, &k);
+
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (index < 0 || index >= shm_knob_choice((enum shm_knob_id)k, index, item, sizeof(item)))
+		return MPI_T_ERR_INVALID_ITEM;
+	if (!value)
+		return MPI_T_ERR_INVALID;
+	*value = index;
+	mpit_string(item, name, name_len);
 	return MPI_SUCCESS;
 }

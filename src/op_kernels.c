@@ -15,7 +15,9 @@
  *   BAND, BOR, BXOR   C integer, Fortran integer, byte
  *   MAXLOC, MINLOC    the pair types
  *   REPLACE, NO_OP    every type
- * (MPI_AINT, MPI_OFFSET and MPI_COUNT are the Fortran integer types C has.)
+ * (Fortran integer counts MPI_AINT, MPI_OFFSET and MPI_COUNT in, as 5.9.2
+ * does; the Fortran and C++ types usable from C are in the groups 5.9.2
+ * puts them in, op_kernels_init_fortran.)
  *
  * Each element loop runs in fixed blocks of OP_BLOCK elements, then a
  * remainder: a fixed trip count is what GCC's -O2 cost model needs to
@@ -34,8 +36,11 @@
 
 /* x86-64: every kernel also built for AVX2, chosen once when the library
  * loads (an ifunc); twice the lanes of the SSE2 baseline halves the time
- * of long accumulates and reductions that stay in cache. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+ * of long accumulates and reductions that stay in cache.  Not under
+ * ThreadSanitizer, whose instrumented resolvers would run before its
+ * runtime is set up. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__SANITIZE_THREAD__)
 #define OP_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define OP_CLONES
@@ -70,24 +75,27 @@
 #define E_BXOR(a, b) ((a) ^ (b))
 
 /* integer kernels: MAX and MIN per signedness, the rest on unsigned */
-#define OP_INT_KERNELS(bits)                                                   \
-	OP_KERNEL(k_max_i##bits, int##bits##_t, E_MAX)                         \
-	OP_KERNEL(k_min_i##bits, int##bits##_t, E_MIN)                         \
-	OP_KERNEL(k_max_u##bits, uint##bits##_t, E_MAX)                        \
-	OP_KERNEL(k_min_u##bits, uint##bits##_t, E_MIN)                        \
-	OP_KERNEL(k_sum_u##bits, uint##bits##_t, E_SUM)                        \
-	OP_KERNEL(k_prod_u##bits, uint##bits##_t, E_UPROD)                     \
-	OP_KERNEL(k_land_u##bits, uint##bits##_t, E_LAND)                      \
-	OP_KERNEL(k_lor_u##bits, uint##bits##_t, E_LOR)                        \
-	OP_KERNEL(k_lxor_u##bits, uint##bits##_t, E_LXOR)                      \
-	OP_KERNEL(k_band_u##bits, uint##bits##_t, E_BAND)                      \
-	OP_KERNEL(k_bor_u##bits, uint##bits##_t, E_BOR)                        \
-	OP_KERNEL(k_bxor_u##bits, uint##bits##_t, E_BXOR)
+#define OP_INT_KERNELS(bits, S, U)                                             \
+	OP_KERNEL(k_max_i##bits, S, E_MAX)                                     \
+	OP_KERNEL(k_min_i##bits, S, E_MIN)                                     \
+	OP_KERNEL(k_max_u##bits, U, E_MAX)                                     \
+	OP_KERNEL(k_min_u##bits, U, E_MIN)                                     \
+	OP_KERNEL(k_sum_u##bits, U, E_SUM)                                     \
+	OP_KERNEL(k_prod_u##bits, U, E_UPROD)                                  \
+	OP_KERNEL(k_land_u##bits, U, E_LAND)                                   \
+	OP_KERNEL(k_lor_u##bits, U, E_LOR)                                     \
+	OP_KERNEL(k_lxor_u##bits, U, E_LXOR)                                   \
+	OP_KERNEL(k_band_u##bits, U, E_BAND)                                   \
+	OP_KERNEL(k_bor_u##bits, U, E_BOR)                                     \
+	OP_KERNEL(k_bxor_u##bits, U, E_BXOR)
 
-OP_INT_KERNELS(8)
-OP_INT_KERNELS(16)
-OP_INT_KERNELS(32)
-OP_INT_KERNELS(64)
+OP_INT_KERNELS(8, int8_t, uint8_t)
+OP_INT_KERNELS(16, int16_t, uint16_t)
+OP_INT_KERNELS(32, int32_t, uint32_t)
+OP_INT_KERNELS(64, int64_t, uint64_t)
+#ifdef DT_HAVE_INTEGER16
+OP_INT_KERNELS(128, dt_integer16_t, unsigned __int128)
+#endif
 
 /* floating point and complex */
 #define OP_FLOAT_KERNELS(sfx, T)                                               \
@@ -106,6 +114,11 @@ OP_KERNEL(k_sum_cd, double _Complex, E_SUM)
 OP_KERNEL(k_prod_cd, double _Complex, E_PROD)
 OP_KERNEL(k_sum_cld, long double _Complex, E_SUM)
 OP_KERNEL(k_prod_cld, long double _Complex, E_PROD)
+#ifdef DT_HAVE_REAL16
+OP_FLOAT_KERNELS(q, dt_real16_t)
+OP_KERNEL(k_sum_cq, dt_complex32_t, E_SUM)
+OP_KERNEL(k_prod_cq, dt_complex32_t, E_PROD)
+#endif
 
 /* MPI_REPLACE: a copy, by element size */
 #define OP_COPY_KERNEL(size)                                                   \
@@ -156,6 +169,8 @@ OP_PAIR_KERNELS(long_int, struct dt_pair_long_int)
 OP_PAIR_KERNELS(2int, struct dt_pair_2int)
 OP_PAIR_KERNELS(short_int, struct dt_pair_short_int)
 OP_PAIR_KERNELS(long_double_int, struct dt_pair_long_double_int)
+OP_PAIR_KERNELS(2real, struct dt_pair_2real)
+OP_PAIR_KERNELS(2double, struct dt_pair_2double)
 
 /* ---- the table --------------------------------------------------------- */
 
@@ -172,13 +187,16 @@ struct op_int_kernels {
 	  k_sum_u##bits, k_prod_u##bits, k_land_u##bits, k_lor_u##bits,        \
 	  k_lxor_u##bits, k_band_u##bits, k_bor_u##bits, k_bxor_u##bits }
 
-static const struct op_int_kernels op_ints[4] = {
+static const struct op_int_kernels op_ints[] = {
 	OP_INT_ENTRY(8), OP_INT_ENTRY(16), OP_INT_ENTRY(32), OP_INT_ENTRY(64),
+#ifdef DT_HAVE_INTEGER16
+	OP_INT_ENTRY(128),
+#endif
 };
 
 static const struct op_int_kernels *op_ints_of(size_t size)
 {
-	return &op_ints[size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3];
+	return &op_ints[size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : size == 8 ? 3 : 4];
 }
 
 static void set(enum op_kind op, MPI_Datatype h, op_kernel_t k)
@@ -202,6 +220,7 @@ enum op_sign { OP_UNSIGNED, OP_SIGNED };
 enum op_int_class {
 	OP_C_INTEGER,		/* every integer op, logical ones included */
 	OP_F_INTEGER,		/* no logical ops */
+	OP_LOGICAL,		/* the logical ops alone */
 };
 
 static void set_int(MPI_Datatype h, size_t size, enum op_sign sign,
@@ -209,6 +228,13 @@ static void set_int(MPI_Datatype h, size_t size, enum op_sign sign,
 {
 	const struct op_int_kernels *k = op_ints_of(size);
 
+	if (cls == OP_LOGICAL) {
+		set(OP_LAND, h, k->land);
+		set(OP_LOR, h, k->lor);
+		set(OP_LXOR, h, k->lxor);
+		set_any(h, size);
+		return;
+	}
 	set(OP_MAX, h, sign == OP_SIGNED ? k->max_s : k->max_u);
 	set(OP_MIN, h, sign == OP_SIGNED ? k->min_s : k->min_u);
 	set(OP_SUM, h, k->sum);
@@ -235,6 +261,13 @@ static void set_float(MPI_Datatype h, size_t size, op_kernel_t max, op_kernel_t 
 	set_any(h, size);
 }
 
+static void set_complex(MPI_Datatype h, size_t size, op_kernel_t sum, op_kernel_t prod)
+{
+	set(OP_SUM, h, sum);
+	set(OP_PROD, h, prod);
+	set_any(h, size);
+}
+
 static void set_pair(MPI_Datatype h, size_t size, op_kernel_t maxloc,
 		     op_kernel_t minloc)
 {
@@ -250,6 +283,55 @@ _Static_assert(sizeof(bool) == 1, "MPI_C_BOOL uses the 1-byte kernels");
 _Static_assert(sizeof(long double) == 16 && sizeof(long double _Complex) == 32 &&
 	       sizeof(struct dt_pair_long_double_int) == 32,
 	       "the copy kernels of MPI_REPLACE go up to 32 bytes");
+
+/* The Fortran and C++ types usable from C, in the groups of MPI 3.1 5.9.2
+ * (MPI_LOGICAL1..8 with MPI_LOGICAL, as gfortran's LOGICAL kinds). */
+static void op_kernels_init_fortran(void)
+{
+	static const struct { MPI_Datatype h; size_t size; } f_int[] = {
+		{ MPI_INTEGER, 4 }, { MPI_INTEGER1, 1 }, { MPI_INTEGER2, 2 },
+		{ MPI_INTEGER4, 4 }, { MPI_INTEGER8, 8 },
+#ifdef DT_HAVE_INTEGER16
+		{ MPI_INTEGER16, 16 },
+#endif
+	}, logical[] = {
+		{ MPI_LOGICAL, 4 }, { MPI_LOGICAL1, 1 }, { MPI_LOGICAL2, 2 },
+		{ MPI_LOGICAL4, 4 }, { MPI_LOGICAL8, 8 }, { MPI_CXX_BOOL, sizeof(bool) },
+	};
+
+	for (size_t i = 0; i < sizeof(f_int) / sizeof(f_int[0]); i++)
+		set_int(f_int[i].h, f_int[i].size, OP_SIGNED, OP_F_INTEGER);
+	for (size_t i = 0; i < sizeof(logical) / sizeof(logical[0]); i++)
+		set_int(logical[i].h, logical[i].size, OP_UNSIGNED, OP_LOGICAL);
+	/* floating point */
+	set_float(MPI_REAL, sizeof(float), k_max_f, k_min_f, k_sum_f, k_prod_f);
+	set_float(MPI_REAL4, sizeof(float), k_max_f, k_min_f, k_sum_f, k_prod_f);
+	set_float(MPI_DOUBLE_PRECISION, sizeof(double), k_max_d, k_min_d, k_sum_d,
+		  k_prod_d);
+	set_float(MPI_REAL8, sizeof(double), k_max_d, k_min_d, k_sum_d, k_prod_d);
+	/* complex */
+	set_complex(MPI_COMPLEX, sizeof(float _Complex), k_sum_cf, k_prod_cf);
+	set_complex(MPI_COMPLEX8, sizeof(float _Complex), k_sum_cf, k_prod_cf);
+	set_complex(MPI_CXX_FLOAT_COMPLEX, sizeof(float _Complex), k_sum_cf, k_prod_cf);
+	set_complex(MPI_DOUBLE_COMPLEX, sizeof(double _Complex), k_sum_cd, k_prod_cd);
+	set_complex(MPI_COMPLEX16, sizeof(double _Complex), k_sum_cd, k_prod_cd);
+	set_complex(MPI_CXX_DOUBLE_COMPLEX, sizeof(double _Complex), k_sum_cd,
+		    k_prod_cd);
+	set_complex(MPI_CXX_LONG_DOUBLE_COMPLEX, sizeof(long double _Complex),
+		    k_sum_cld, k_prod_cld);
+#ifdef DT_HAVE_REAL16
+	set_float(MPI_REAL16, sizeof(dt_real16_t), k_max_q, k_min_q, k_sum_q, k_prod_q);
+	set_complex(MPI_COMPLEX32, sizeof(dt_complex32_t), k_sum_cq, k_prod_cq);
+#endif
+	/* the rest: only REPLACE and NO_OP */
+	set_any(MPI_CHARACTER, 1);
+	set_any(MPI_2COMPLEX, sizeof(struct dt_pair_2complex));
+	set_any(MPI_2DOUBLE_COMPLEX, sizeof(struct dt_pair_2double_complex));
+	/* pairs */
+	SET_PAIR(MPI_2INTEGER, 2int);
+	SET_PAIR(MPI_2REAL, 2real);
+	SET_PAIR(MPI_2DOUBLE_PRECISION, 2double);
+}
 
 void op_kernels_init(void)
 {
@@ -284,20 +366,12 @@ void op_kernels_init(void)
 	set_float(MPI_LONG_DOUBLE, sizeof(long double), k_max_ld, k_min_ld, k_sum_ld,
 		  k_prod_ld);
 	/* complex */
-	set(OP_SUM, MPI_C_FLOAT_COMPLEX, k_sum_cf);
-	set(OP_PROD, MPI_C_FLOAT_COMPLEX, k_prod_cf);
-	set_any(MPI_C_FLOAT_COMPLEX, sizeof(float _Complex));
-	set(OP_SUM, MPI_C_DOUBLE_COMPLEX, k_sum_cd);
-	set(OP_PROD, MPI_C_DOUBLE_COMPLEX, k_prod_cd);
-	set_any(MPI_C_DOUBLE_COMPLEX, sizeof(double _Complex));
-	set(OP_SUM, MPI_C_LONG_DOUBLE_COMPLEX, k_sum_cld);
-	set(OP_PROD, MPI_C_LONG_DOUBLE_COMPLEX, k_prod_cld);
-	set_any(MPI_C_LONG_DOUBLE_COMPLEX, sizeof(long double _Complex));
-	/* logical */
-	set(OP_LAND, MPI_C_BOOL, k_land_u8);
-	set(OP_LOR, MPI_C_BOOL, k_lor_u8);
-	set(OP_LXOR, MPI_C_BOOL, k_lxor_u8);
-	set_any(MPI_C_BOOL, sizeof(bool));
+	set_complex(MPI_C_FLOAT_COMPLEX, sizeof(float _Complex), k_sum_cf, k_prod_cf);
+	set_complex(MPI_C_DOUBLE_COMPLEX, sizeof(double _Complex), k_sum_cd, k_prod_cd);
+	set_complex(MPI_C_LONG_DOUBLE_COMPLEX, sizeof(long double _Complex), k_sum_cld,
+		    k_prod_cld);
+	/* logical: the results are 1 and 0, gfortran's .TRUE. and .FALSE. too */
+	set_int(MPI_C_BOOL, sizeof(bool), OP_UNSIGNED, OP_LOGICAL);
 	/* byte */
 	set(OP_BAND, MPI_BYTE, k_band_u8);
 	set(OP_BOR, MPI_BYTE, k_bor_u8);
@@ -313,6 +387,7 @@ void op_kernels_init(void)
 	SET_PAIR(MPI_2INT, 2int);
 	SET_PAIR(MPI_SHORT_INT, short_int);
 	SET_PAIR(MPI_LONG_DOUBLE_INT, long_double_int);
+	op_kernels_init_fortran();
 }
 
 op_kernel_t op_kernel_of(enum op_kind op, MPI_Datatype basic)

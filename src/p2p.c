@@ -15,14 +15,11 @@
 #include "runtime.h"
 #include "state.h"
 
-static int p2p_check(const char *call, const void *buf, int count, MPI_Datatype datatype,
-		     int peer, int tag, MPI_Comm comm, int recv, struct p2p_args *a)
+int p2p_check_data(const char *call, const void *buf, int count, MPI_Datatype datatype,
+		   MPI_Comm comm, struct datatype **dtp)
 {
-	struct comm *c = comm_get(comm);
 	struct datatype *dt;
 
-	if (!c)
-		return comm_err_invalid(comm, call);
 	if (count < 0)
 		return err_comm(comm, call, MPI_ERR_COUNT, "count", "%d is negative", count);
 	if (dt_check_use(comm, call, datatype, &dt) != MPI_SUCCESS)
@@ -30,6 +27,22 @@ static int p2p_check(const char *call, const void *buf, int count, MPI_Datatype 
 	if (!buf && count > 0 && dt->size > 0 && handle_is_builtin(datatype))
 		return err_comm(comm, call, MPI_ERR_BUFFER, "buf",
 				"is NULL with %d elements of %s", count, dt->name);
+	*dtp = dt;
+	return MPI_SUCCESS;
+}
+
+static int p2p_check(const char *call, const void *buf, int count, MPI_Datatype datatype,
+		     int peer, int tag, MPI_Comm comm, int recv, struct p2p_args *a)
+{
+	struct comm *c = comm_get(comm);
+	struct datatype *dt;
+	int rc;
+
+	if (!c)
+		return comm_err_invalid(comm, call);
+	rc = p2p_check_data(call, buf, count, datatype, comm, &dt);
+	if (rc != MPI_SUCCESS)
+		return rc;
 	/* (of an intercommunicator: a rank of the remote group) */
 	if (peer != MPI_PROC_NULL && !(recv && peer == MPI_ANY_SOURCE) &&
 	    (peer < 0 || peer >= comm_peer_size(c)))
@@ -67,6 +80,13 @@ int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, int count,
 	return err_comm(comm, call, errclass, NULL, "cannot buffer the message");
 }
 
+void p2p_status_proc_null(MPI_Status *status)
+{
+	req_status_empty(status);
+	if (status != MPI_STATUS_IGNORE)
+		status->MPI_SOURCE = MPI_PROC_NULL;
+}
+
 /* Fill a send request (not started). */
 static void send_init(struct request *r, const void *buf, int count,
 		      const struct p2p_args *a, int dest, int tag, enum send_mode mode)
@@ -81,8 +101,8 @@ static void send_init(struct request *r, const void *buf, int count,
 	r->bytes = (size_t)count * (size_t)a->dt->size;
 }
 
-static void recv_init(struct request *r, void *buf, int count,
-		      const struct p2p_args *a, int source, int tag)
+void p2p_recv_init(struct request *r, void *buf, int count, const struct p2p_args *a,
+		   int source, int tag)
 {
 	req_bind(r, a->comm, a->comm->ctx, a->dt);
 	r->rbuf = buf;
@@ -132,10 +152,7 @@ static int req_done(void *arg)
 	return req_is_complete(arg);
 }
 
-/* Block in the engine until r completes; returns its error class after
- * raising it, and releases r. */
-static int p2p_finish(const char *call, enum call_id id, struct request *r,
-		      MPI_Status *status)
+int p2p_finish(const char *call, enum call_id id, struct request *r, MPI_Status *status)
 {
 	int rc;
 
@@ -218,15 +235,13 @@ API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source,
 	if (!status)
 		return err_comm(comm, "MPI_Recv", MPI_ERR_ARG, "status", "is NULL");
 	if (source == MPI_PROC_NULL) {
-		req_status_empty(status);
-		if (status != MPI_STATUS_IGNORE)
-			status->MPI_SOURCE = MPI_PROC_NULL;
+		p2p_status_proc_null(status);
 		return MPI_SUCCESS;
 	}
 	r = req_new(REQ_RECV, 0);
 	if (!r)
 		return err_comm(comm, "MPI_Recv", MPI_ERR_NO_MEM, NULL, "out of memory");
-	recv_init(r, buf, count, &a, source, tag);
+	p2p_recv_init(r, buf, count, &a, source, tag);
 	p2p_start(r);
 	return p2p_finish("MPI_Recv", CALL_RECV, r, status);
 }
@@ -274,7 +289,7 @@ static int p2p_irecv(const char *call, void *buf, int count, MPI_Datatype dataty
 	r = req_new(REQ_RECV, 1);
 	if (!r)
 		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
-	recv_init(r, buf, count, &a, source, tag);
+	p2p_recv_init(r, buf, count, &a, source, tag);
 	r->persistent = persistent;
 	if (!persistent)
 		p2p_start(r);
@@ -373,7 +388,7 @@ API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		return err_comm(comm, "MPI_Sendrecv", MPI_ERR_NO_MEM, NULL, "out of memory");
 	}
 	/* the receive first, so a send to ourselves finds it */
-	recv_init(r, recvbuf, recvcount, &ra, source, recvtag);
+	p2p_recv_init(r, recvbuf, recvcount, &ra, source, recvtag);
 	p2p_start(r);
 	send_init(s, sendbuf, sendcount, &sa, dest, sendtag, SEND_STANDARD);
 	p2p_start(s);
@@ -422,7 +437,7 @@ API(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int des
 				"out of memory");
 	}
 	dt_pack(a.dt, buf, 0, copy, bytes);
-	recv_init(r, buf, count, &ra, source, recvtag);
+	p2p_recv_init(r, buf, count, &ra, source, recvtag);
 	p2p_start(r);
 	a.dt = dt_get(MPI_BYTE);
 	send_init(s, copy, 0, &a, dest, sendtag, SEND_STANDARD);
@@ -466,9 +481,7 @@ API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *sta
 				"is NULL");
 	if (source == MPI_PROC_NULL) {
 		*flag = 1;
-		req_status_empty(status);
-		if (status != MPI_STATUS_IGNORE)
-			status->MPI_SOURCE = MPI_PROC_NULL;
+		p2p_status_proc_null(status);
 		return MPI_SUCCESS;
 	}
 	/* a test procedure: it drives the engine */
@@ -477,9 +490,21 @@ API(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *sta
 	return MPI_SUCCESS;
 }
 
+void p2p_probe_wait(enum call_id id, struct comm *c, int source, int tag,
+		    MPI_Status *status)
+{
+	struct probe_wait p = { c, source, tag, status };
+
+	if (!probe_found(&p)) {
+		state_block(id, WAIT_PROBE, source == MPI_ANY_SOURCE ? -1 :
+			    comm_world_rank(c, source), tag, c->ctx);
+		progress_wait(probe_found, &p);
+		state_unblock(id);
+	}
+}
+
 API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 {
-	struct probe_wait p = { NULL, source, tag, status };
 	struct p2p_args a;
 	int rc;
 
@@ -490,18 +515,10 @@ API(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 	if (!status)
 		return err_comm(comm, "MPI_Probe", MPI_ERR_ARG, "status", "is NULL");
 	if (source == MPI_PROC_NULL) {
-		req_status_empty(status);
-		if (status != MPI_STATUS_IGNORE)
-			status->MPI_SOURCE = MPI_PROC_NULL;
+		p2p_status_proc_null(status);
 		return MPI_SUCCESS;
 	}
-	p.comm = a.comm;
-	if (!probe_found(&p)) {
-		state_block(CALL_PROBE, WAIT_PROBE, source == MPI_ANY_SOURCE ? -1 :
-			    comm_world_rank(a.comm, source), tag, a.comm->ctx);
-		progress_wait(probe_found, &p);
-		state_unblock(CALL_PROBE);
-	}
+	p2p_probe_wait(CALL_PROBE, a.comm, source, tag, status);
 	return MPI_SUCCESS;
 }
 

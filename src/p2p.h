@@ -1,7 +1,7 @@
 /*
- * Argument checks shared by the point-to-point calls.  Each returns
- * MPI_SUCCESS, or the error class after raising it through the
- * communicator's error handler.
+ * What the point-to-point calls (p2p.c, p2p_mprobe.c) share: argument
+ * checks, each returning MPI_SUCCESS or the error class after raising it
+ * through the communicator's error handler; receive requests; probing.
  */
 #ifndef SRC_P2P_H
 #define SRC_P2P_H
@@ -19,17 +19,31 @@ struct p2p_args {
 	struct datatype *dt;
 };
 
+/* The buffer part of those checks (count, datatype, buf), raised on comm;
+ * *dt is the datatype on success. */
+int p2p_check_data(const char *call, const void *buf, int count, MPI_Datatype datatype,
+		   MPI_Comm comm, struct datatype **dt);
+
 int p2p_check_send(const char *call, const void *buf, int count, MPI_Datatype dt,
 		   int dest, int tag, MPI_Comm comm, struct p2p_args *a);
 int p2p_check_recv(const char *call, const void *buf, int count, MPI_Datatype dt,
 		   int source, int tag, MPI_Comm comm, struct p2p_args *a);
 
-/* Start a filled (or persistent, inactive) request. */
+/* Fill a receive request (not started) of count elements of a->dt. */
 struct request;
+void p2p_recv_init(struct request *r, void *buf, int count, const struct p2p_args *a,
+		   int source, int tag);
+
+/* Start a filled (or persistent, inactive) request. */
 void p2p_start(struct request *r);
 
-/* The library's own messages on c (its internal context), blocking. */
+/* Block in the engine until r (started) completes, for `call` (id for the
+ * watchdog); fill status, release r, and return its error class after
+ * raising it on r's communicator. */
 #include "state.h"
+int p2p_finish(const char *call, enum call_id id, struct request *r, MPI_Status *status);
+
+/* The library's own messages on c (its internal context), blocking. */
 int p2p_internal_send(struct comm *c, int dest, int tag, const void *buf, size_t bytes,
 		      enum call_id id);
 int p2p_internal_recv(struct comm *c, int source, int tag, void *buf, size_t bytes,
@@ -41,6 +55,15 @@ int p2p_internal_recv(struct comm *c, int source, int tag, void *buf, size_t byt
 struct request *p2p_internal_start(struct comm *c, int peer, int tag, void *buf,
 				   MPI_Count count, struct datatype *dt, int recv);
 void p2p_internal_wait(struct comm *c, struct request **reqs, enum call_id id);
+
+/* Block (in call id, for the watchdog) until a message that a receive of
+ * (source, tag) on c would match waits unexpected; its status. */
+void p2p_probe_wait(enum call_id id, struct comm *c, int source, int tag,
+		    MPI_Status *status);
+
+/* The status of a receive or probe of MPI_PROC_NULL (MPI 3.1, section 3.11):
+ * source MPI_PROC_NULL, tag MPI_ANY_TAG, count 0. */
+void p2p_status_proc_null(MPI_Status *status);
 
 /* Raise a failed buffered send (MPI_ERR_BUFFER: it does not fit). */
 int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, int count,

@@ -14,7 +14,10 @@
  * DATA and control packets (CTS, ACK) need no order.  A receiver drains its
  * rings completely on every pass: an unmatched EAGER message is copied to
  * the unexpected queue, an unmatched RTS is queued as is, so rings never
- * stay full while their receiver is inside MPI.
+ * stay full while their receiver is inside MPI.  A matched probe takes an
+ * unexpected message out of that queue at once (MPI 3.1, section 3.8.2);
+ * the receive later given it (MPI_Mrecv) binds it as if it had just
+ * matched it.
  *
  * Sleeping: a waiter sleeps on its doorbell after its wait condition and
  * ready() both failed; a peer that commits records to it, that releases
@@ -50,11 +53,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../shm/futex.h"
 #include "bsend.h"
 #include "comm.h"
 #include "datatype.h"
 #include "progress.h"
+#include "pvar.h"
 #include "runtime.h"
+#include "serial.h"
 #include "state.h"
 
 /* Control packets (and their payload) that found no room and wait for it,
@@ -118,15 +124,22 @@ static __thread int eng_in_thread;
 static progress_hook_t hooks[PROGRESS_MAX_HOOKS];
 static int nhooks;
 
+/* Under MPI_THREAD_MULTIPLE the engine's lock is the lock of serial.h,
+ * which every call holds already (rt.multi is set before the progress
+ * thread starts and kept until it has ended). */
 void progress_lock(void)
 {
-	if (eng.strong)
+	if (rt.multi)
+		serial_lock();
+	else if (eng.strong)
 		pthread_mutex_lock(&eng.lock);
 }
 
 void progress_unlock(void)
 {
-	if (eng.strong)
+	if (rt.multi)
+		serial_unlock();
+	else if (eng.strong)
 		pthread_mutex_unlock(&eng.lock);
 }
 
@@ -239,7 +252,7 @@ int progress_init(void)
 		eng.chunk = max_record - (uint32_t)sizeof(struct pkt);
 	eng.eager_max = eng.chunk < 8192 ? eng.chunk : 8192;
 	rc = rt.progress_strong ? progress_thread_start() : 0;
-	state_strong(eng.strong);
+	state_strong(eng.strong, rt.multi);
 	return rc;
 }
 
@@ -248,9 +261,14 @@ void progress_fini(void)
 	struct unexp *u = eng.unexp_head;
 
 	if (eng.strong) {
+		/* the thread may wait for the lock of serial.h, which this
+		 * call holds under MPI_THREAD_MULTIPLE: let go while it ends */
+		unsigned holds = serial_release();
+
 		atomic_store_explicit(&eng.stop, 1, memory_order_relaxed);
 		progress_wake_rank(eng.me);
 		pthread_join(eng.thread, NULL);
+		serial_reacquire(holds);
 		pthread_mutex_destroy(&eng.lock);
 		eng.strong = 0;
 	}
@@ -260,6 +278,7 @@ void progress_fini(void)
 		struct unexp *next = u->next;
 
 		free(u);
+		pvar_unexpected_remove();
 		u = next;
 	}
 	for (int p = 0; p < eng.n; p++) {
@@ -574,6 +593,11 @@ void progress_send_start(struct request *r)
 	r->stage = SEND_QUEUED;
 	r->done = 0;
 	eng.nsends++;
+	/* the application's messages, not the library's own (ctx + 1) */
+	if (r->ctx == r->comm->ctx) {
+		pvar_c.sent++;
+		pvar_c.sent_bytes += r->bytes;
+	}
 	list_append(&o->queued, r);
 	peer_activate(r->peer_world);
 	/* the header (and small data) leaves now unless others are ahead */
@@ -642,6 +666,10 @@ static void recv_bind(struct request *r, int src, const struct pkt *pkt)
 	r->st_bytes = (MPI_Count)(pkt->size < r->bytes ? pkt->size : r->bytes);
 	r->st_error = pkt->size > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 	r->done = 0;
+	if (r->ctx == r->comm->ctx) {	/* as in progress_send_start */
+		pvar_c.received++;
+		pvar_c.received_bytes += pkt->size;
+	}
 }
 
 static void recv_eager(struct request *r, int src, const struct pkt *pkt,
@@ -691,28 +719,54 @@ static void unexp_add(int src, const struct pkt *pkt, const void *data, uint32_t
 	else
 		eng.unexp_head = u;
 	eng.unexp_tail = u;
+	pvar_unexpected_add();
 }
 
-static void recv_post_locked(struct request *r)
+/* The oldest unexpected message that a receive of (src_world or -1 for any
+ * source, tag or MPI_ANY_TAG) on ctx matches, and the one before it. */
+static struct unexp *unexp_find(uint32_t ctx, int src_world, int tag,
+				struct unexp **prev_out)
 {
-	struct unexp *u, *prev = NULL;
+	struct unexp *prev = NULL;
 
-	r->matched = 0;
-	r->src_world = r->peer == MPI_ANY_SOURCE ? -1 :
-		       comm_world_rank(r->comm, r->peer);
-	for (u = eng.unexp_head; u; prev = u, u = u->next)
-		if (recv_matches(r, u->src, u->pkt.ctx, u->pkt.tag))
-			break;
-	if (!u) {
-		list_append(&eng.posted, r);
-		return;
-	}
+	for (struct unexp *u = eng.unexp_head; u; prev = u, u = u->next)
+		if (u->pkt.ctx == ctx && (src_world < 0 || u->src == src_world) &&
+		    (tag == MPI_ANY_TAG || u->pkt.tag == tag)) {
+			*prev_out = prev;
+			return u;
+		}
+	return NULL;
+}
+
+/* Take u, found after prev, out of the unexpected queue. */
+static void unexp_unlink(struct unexp *u, struct unexp *prev)
+{
 	if (prev)
 		prev->next = u->next;
 	else
 		eng.unexp_head = u->next;
 	if (eng.unexp_tail == u)
 		eng.unexp_tail = prev;
+	u->next = NULL;
+	pvar_unexpected_remove();
+}
+
+static void recv_post_locked(struct request *r)
+{
+	struct unexp *u = r->taken, *prev;
+
+	r->matched = 0;
+	r->src_world = r->peer == MPI_ANY_SOURCE ? -1 :
+		       comm_world_rank(r->comm, r->peer);
+	r->taken = NULL;
+	if (!u) {
+		u = unexp_find(r->ctx, r->src_world, r->tag, &prev);
+		if (!u) {
+			list_append(&eng.posted, r);
+			return;
+		}
+		unexp_unlink(u, prev);
+	}
 	if (u->pkt.type == PKT_EAGER)
 		recv_eager(r, u->src, &u->pkt, u->data);
 	else
@@ -741,29 +795,51 @@ int progress_recv_cancel(struct request *r)
 	return taken;
 }
 
+/* The status of a receive of unexpected message u on c. */
+static void unexp_status(const struct comm *c, const struct unexp *u, MPI_Status *status)
+{
+	if (status == MPI_STATUS_IGNORE)
+		return;
+	status->MPI_SOURCE = comm_rank_of_world(c, u->src);
+	status->MPI_TAG = u->pkt.tag;
+	status->MPI_ERROR = MPI_SUCCESS;
+	status->shmpi_count = (MPI_Count)u->pkt.size;
+	status->shmpi_cancelled = 0;
+}
+
 int progress_probe(struct comm *c, uint32_t ctx, int source, int tag,
 		   MPI_Status *status)
 {
 	int src_world = source == MPI_ANY_SOURCE ? -1 : comm_world_rank(c, source);
-	int found = 0;
+	struct unexp *u, *prev;
 
 	progress_lock();
-	for (struct unexp *u = eng.unexp_head; u && !found; u = u->next) {
-		if (u->pkt.ctx != ctx ||
-		    (source != MPI_ANY_SOURCE && u->src != src_world) ||
-		    (tag != MPI_ANY_TAG && u->pkt.tag != tag))
-			continue;
-		if (status != MPI_STATUS_IGNORE) {
-			status->MPI_SOURCE = comm_rank_of_world(c, u->src);
-			status->MPI_TAG = u->pkt.tag;
-			status->MPI_ERROR = MPI_SUCCESS;
-			status->shmpi_count = (MPI_Count)u->pkt.size;
-			status->shmpi_cancelled = 0;
-		}
-		found = 1;
+	u = unexp_find(ctx, src_world, tag, &prev);
+	if (u)
+		unexp_status(c, u, status);
+	progress_unlock();
+	return u != NULL;
+}
+
+struct unexp *progress_mprobe(struct comm *c, uint32_t ctx, int source, int tag,
+			      MPI_Status *status)
+{
+	int src_world = source == MPI_ANY_SOURCE ? -1 : comm_world_rank(c, source);
+	struct unexp *u, *prev;
+
+	progress_lock();
+	u = unexp_find(ctx, src_world, tag, &prev);
+	if (u) {
+		unexp_unlink(u, prev);
+		unexp_status(c, u, status);
 	}
 	progress_unlock();
-	return found;
+	return u;
+}
+
+void progress_unexp_free(struct unexp *u)
+{
+	free(u);
 }
 
 static void handle_packet(int src, const struct pkt *pkt, const void *payload,
@@ -849,6 +925,7 @@ static int poll_locked(void)
 {
 	int moved = 0;
 
+	pvar_c.polls++;
 	for (int src = 0; src < eng.n; src++)
 		if (shm_ring_nonempty(ring_from(src)))
 			moved += drain(src);
@@ -951,6 +1028,37 @@ void progress_wait_napping(int (*done)(void *), void *arg, const struct timespec
 	wait_loop(done, arg, arg, nap);
 }
 
+/*
+ * One idle round of a wait under MPI_THREAD_MULTIPLE (returns whether it
+ * slept): the same spin, yield and sleep as below, but without the lock of serial.h, which the other
+ * threads of the process need meanwhile: what this thread waits for may be
+ * what one of them is about to do.  A sleep lasts WAIT_MULTI_NAP at most,
+ * a safety net under the doorbell that completions ring (serial.c).
+ */
+#define WAIT_MULTI_NAP_NS 2000000L
+
+static int wait_multi(struct wait_for *w, const struct timespec *nap, unsigned idle)
+{
+	static const struct timespec multi_nap = { 0, WAIT_MULTI_NAP_NS };
+	unsigned holds;
+
+	if (idle < rt.spins + rt.yields) {
+		holds = serial_release();
+		if (idle < rt.spins)
+			shm_cpu_relax();
+		else
+			sched_yield();
+		serial_reacquire(holds);
+		return 0;
+	}
+	if (!nap || nap->tv_sec > 0 || nap->tv_nsec > WAIT_MULTI_NAP_NS)
+		nap = &multi_nap;
+	holds = serial_sleep_begin();
+	doorbell_sleep(progress_ready, w, nap);
+	serial_sleep_end(holds);
+	return 1;
+}
+
 static void wait_loop(int (*done)(void *), void *arg, const void *key,
 		      const struct timespec *nap)
 {
@@ -972,6 +1080,11 @@ static void wait_loop(int (*done)(void *), void *arg, const void *key,
 		progress_unlock();
 		if (finished)
 			return;
+		if (rt.multi) {
+			if (wait_multi(&w, nap, idle++))
+				idle = 0;
+			continue;
+		}
 		if (idle++ < rt.spins) {
 			shm_cpu_relax();
 			continue;
@@ -1007,6 +1120,7 @@ static void *progress_thread(void *unused)
 {
 	(void)unused;
 	eng_in_thread = 1;
+	shm_futex_count_slot(1);	/* its own futex counts (shm/futex.h) */
 	while (!atomic_load_explicit(&eng.stop, memory_order_relaxed)) {
 		doorbell_sleep(thread_ready, NULL, NULL);
 		progress_poll();

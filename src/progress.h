@@ -61,7 +61,8 @@ void progress_defer_release(struct request *r);
 /* Queue a send (request filled in) and push what fits now. */
 void progress_send_start(struct request *r);
 
-/* Post a receive: match it against unexpected messages, else queue it. */
+/* Post a receive: match it against unexpected messages, else queue it
+ * (or receive the message it was given, r->taken). */
 void progress_recv_post(struct request *r);
 
 /* Take back a posted receive not yet matched; returns whether it was. */
@@ -90,6 +91,18 @@ void progress_wait_napping(int (*done)(void *), void *arg, const struct timespec
 struct comm;
 int progress_probe(struct comm *c, uint32_t ctx, int source, int tag,
 		   MPI_Status *status);
+
+/*
+ * Matched probe (MPI 3.1, section 3.8.2): take the message progress_probe
+ * would report out of the unexpected queue, so that no other receive or
+ * probe can match it any more; NULL if there is none.  A receive posted
+ * with request->taken set to it receives it (progress_recv_post), and
+ * frees it; progress_unexp_free drops one that is never received.
+ */
+struct unexp;
+struct unexp *progress_mprobe(struct comm *c, uint32_t ctx, int source, int tag,
+			      MPI_Status *status);
+void progress_unexp_free(struct unexp *u);
 
 /* Outgoing work this rank still has to do (queued or unfinished sends). */
 int progress_sends_pending(void);

@@ -7,6 +7,7 @@
  * MPI_Request_get_status) run one pass of it: they are the test
  * procedures, which must make progress when called repeatedly.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,10 +16,12 @@
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
+#include "grequest.h"
 #include "p2p.h"
 #include "progress.h"
 #include "request.h"
 #include "runtime.h"
+#include "serial.h"
 #include "state.h"
 
 struct request *req_new(enum req_kind kind, int with_handle)
@@ -75,6 +78,9 @@ void req_complete(struct request *r)
 		req_release_async(r);
 		return;
 	}
+	/* another thread may sleep waiting for it (MPI_THREAD_MULTIPLE) */
+	if (rt.multi)
+		serial_note_completion();
 	/* release: the status and data are written before anyone sees it */
 	atomic_store_explicit(&r->complete, 1, memory_order_release);
 }
@@ -134,12 +140,38 @@ static struct request *req_lookup(const char *call, MPI_Request h, int *rc)
 	if (h == MPI_REQUEST_NULL)
 		return NULL;
 	r = req_get(h);
-	if (!r) {
+	if (!r || (r->kind == REQ_GREQ && greq_freed(r))) {
 		*rc = err_comm(MPI_COMM_WORLD, call, MPI_ERR_REQUEST, "request",
 			       "0x%x is not a valid request", (unsigned)h);
 		return NULL;
 	}
 	return req_active(r) ? r : NULL;
+}
+
+/* The communicator a request's errors are raised on. */
+static MPI_Comm req_comm(const struct request *r)
+{
+	return r->comm ? r->comm->handle : MPI_COMM_WORLD;
+}
+
+/*
+ * A generalized request's outcome: the query callback fills the status,
+ * then the free callback runs.  MPI-3.1 section 12.2 makes the error of
+ * the last callback, the free callback, the request's (returned, or in
+ * the status for MPI_ERR_IN_STATUS); should only the query callback fail,
+ * its error is, rather than lost.
+ */
+static int req_finish_greq(MPI_Request *h, struct request *r, MPI_Status *status)
+{
+	int query_rc = greq_query(r, status);
+	int rc = greq_free(r);
+
+	*h = MPI_REQUEST_NULL;
+	if (rc == MPI_SUCCESS)
+		rc = query_rc;
+	if (status != MPI_STATUS_IGNORE)
+		status->MPI_ERROR = rc;
+	return rc;
 }
 
 /* Hand a completed request's outcome to the caller: status, and either
@@ -148,6 +180,8 @@ static int req_finish(MPI_Request *h, struct request *r, MPI_Status *status)
 {
 	int rc = r->st_error;
 
+	if (r->kind == REQ_GREQ)
+		return req_finish_greq(h, r, status);
 	req_status(r, status);
 	if (r->persistent) {
 		r->active = 0;
@@ -171,12 +205,21 @@ static int req_done(void *arg)
 	return req_is_complete(arg);
 }
 
+/*
+ * Publish the wait for the watchdog.  A generalized request is completed
+ * by the program, maybe by a thread of its own: waiting for it is waiting
+ * for the program, not for MPI, so the rank publishes no wait and counts
+ * as computing.
+ */
 static void req_block(enum call_id id, const struct request *r)
 {
-	int peer = r->kind == REQ_RECV ?
-		   (r->peer == MPI_ANY_SOURCE ? -1 : comm_world_rank(r->comm, r->peer)) :
-		   r->peer_world;
+	int peer;
 
+	if (r->kind == REQ_GREQ)
+		return;
+	peer = r->kind == REQ_RECV ?
+	       (r->peer == MPI_ANY_SOURCE ? -1 : comm_world_rank(r->comm, r->peer)) :
+	       r->peer_world;
 	state_block(id, r->kind == REQ_RECV ? WAIT_RECV :
 		    r->kind == REQ_COLL ? WAIT_COLL_DATA : WAIT_SEND, peer, r->tag,
 		    r->comm ? r->comm->ctx : 0);
@@ -202,7 +245,7 @@ API(int, Wait, (MPI_Request *request, MPI_Status *status))
 		progress_wait(req_done, r);
 		state_unblock(CALL_WAIT);
 	}
-	comm = r->comm->handle;
+	comm = req_comm(r);
 	rc = req_finish(request, r, status);
 	return rc == MPI_SUCCESS ? rc : req_raise("MPI_Wait", comm, rc);
 }
@@ -229,7 +272,7 @@ API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
 	*flag = req_is_complete(r);
 	if (!req_is_complete(r))
 		return MPI_SUCCESS;
-	comm = r->comm->handle;
+	comm = req_comm(r);
 	rc = req_finish(request, r, status);
 	return rc == MPI_SUCCESS ? rc : req_raise("MPI_Test", comm, rc);
 }
@@ -257,19 +300,27 @@ static int req_check_array(const char *call, int count, const MPI_Request *reqs,
 }
 
 /* A wait on several requests publishes the first still pending as what it
- * waits for (the watchdog's view), and returns it (NULL: none). */
+ * waits for (the watchdog's view), and returns it (NULL: none); nothing
+ * while a generalized request is pending (see req_block). */
 static struct request *req_block_set(enum call_id id, MPI_Request *reqs, int count)
 {
+	struct request *first = NULL;
+
 	for (int i = 0; i < count; i++) {
 		struct request *r = reqs[i] == MPI_REQUEST_NULL ? NULL : req_get(reqs[i]);
 
-		if (r && (!r->persistent || r->active) && !req_is_complete(r) && r->comm) {
-			req_block(id, r);
+		if (!r || !req_active(r) || req_is_complete(r))
+			continue;
+		if (r->kind == REQ_GREQ)
 			return r;
-		}
+		if (!first && r->comm)
+			first = r;
 	}
-	state_block(id, WAIT_REQUESTS, -1, count, 0);
-	return NULL;
+	if (first)
+		req_block(id, first);
+	else
+		state_block(id, WAIT_REQUESTS, -1, count, 0);
+	return first;
 }
 
 struct req_set {
@@ -316,7 +367,7 @@ static int set_finish_all(MPI_Request *reqs, int count, MPI_Status *statuses,
 			req_status_empty(st);
 			continue;
 		}
-		comm = r->comm->handle;
+		comm = req_comm(r);
 		if (req_finish(&reqs[i], r, st) != MPI_SUCCESS && rc == MPI_SUCCESS) {
 			rc = MPI_ERR_IN_STATUS;
 			*err_comm_out = comm;
@@ -396,7 +447,7 @@ static int set_finish_one(const char *call, MPI_Request *reqs, int i,
 			  MPI_Status *status)
 {
 	struct request *r = req_get(reqs[i]);
-	MPI_Comm comm = r->comm->handle;
+	MPI_Comm comm = req_comm(r);
 	int rc = req_finish(&reqs[i], r, status);
 
 	return rc == MPI_SUCCESS ? rc : req_raise(call, comm, rc);
@@ -466,6 +517,7 @@ static int set_finish_some(const char *call, int count, MPI_Request *reqs,
 
 	for (int i = 0; i < count; i++) {
 		struct request *r = reqs[i] == MPI_REQUEST_NULL ? NULL : req_get(reqs[i]);
+		MPI_Comm r_comm;
 
 		if (!r || !req_active(r))
 			continue;
@@ -473,11 +525,12 @@ static int set_finish_some(const char *call, int count, MPI_Request *reqs,
 		if (!req_is_complete(r))
 			continue;
 		indices[n] = i;
-		if (rc == MPI_SUCCESS && r->st_error != MPI_SUCCESS) {
+		r_comm = req_comm(r);
+		if (req_finish(&reqs[i], r, status_at(statuses, n)) != MPI_SUCCESS &&
+		    rc == MPI_SUCCESS) {
 			rc = MPI_ERR_IN_STATUS;
-			comm = r->comm->handle;
+			comm = r_comm;
 		}
-		req_finish(&reqs[i], r, status_at(statuses, n));
 		n++;
 	}
 	*outcount = any ? n : MPI_UNDEFINED;
@@ -546,8 +599,17 @@ API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status
 	if (!req_is_complete(r))
 		progress_poll();
 	*flag = req_is_complete(r);
-	if (req_is_complete(r))
+	if (!*flag)
+		return MPI_SUCCESS;
+	if (r->kind != REQ_GREQ) {
 		req_status(r, status);
+		return MPI_SUCCESS;
+	}
+	/* the query callback, each time it is asked (MPI-3.1 section 12.2) */
+	rc = greq_query(r, status);
+	if (rc != MPI_SUCCESS)
+		return err_comm(MPI_COMM_WORLD, "MPI_Request_get_status", rc, "request",
+				"the query callback failed");
 	return MPI_SUCCESS;
 }
 
@@ -560,10 +622,19 @@ API(int, Request_free, (MPI_Request *request))
 		return err_comm(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_ARG,
 				"request", "is NULL");
 	r = *request == MPI_REQUEST_NULL ? NULL : req_get(*request);
-	if (!r)
+	if (!r || (r->kind == REQ_GREQ && greq_freed(r)))
 		return err_comm(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_REQUEST,
 				"request", "0x%x is not a valid request",
 				(unsigned)*request);
+	if (r->kind == REQ_GREQ) {
+		int rc = greq_user_free(r);
+
+		*request = MPI_REQUEST_NULL;
+		if (rc != MPI_SUCCESS)
+			return err_comm(MPI_COMM_WORLD, "MPI_Request_free", rc, "request",
+					"the free callback failed");
+		return MPI_SUCCESS;
+	}
 	/* the operation goes on; the engine releases it when it completes
 	 * (under the engine's lock: the progress thread may complete it) */
 	progress_lock();
@@ -583,7 +654,9 @@ API(int, Request_free, (MPI_Request *request))
 /*
  * A receive not yet matched is taken back and completes as cancelled.  A
  * send is never cancelled (the standard lets cancellation fail): it
- * completes normally and MPI_Test_cancelled says false.
+ * completes normally and MPI_Test_cancelled says false.  A generalized
+ * request is the program's to cancel: its cancel callback runs, told
+ * whether the request is complete already.
  */
 API(int, Cancel, (MPI_Request *request))
 {
@@ -599,6 +672,13 @@ API(int, Cancel, (MPI_Request *request))
 		return rc != MPI_SUCCESS ? rc :
 		       err_comm(MPI_COMM_WORLD, "MPI_Cancel", MPI_ERR_REQUEST,
 				"request", "is not an active request");
+	if (r->kind == REQ_GREQ) {
+		rc = greq_cancel(r);
+		if (rc != MPI_SUCCESS)
+			return err_comm(MPI_COMM_WORLD, "MPI_Cancel", rc, "request",
+					"the cancel callback failed");
+		return MPI_SUCCESS;
+	}
 	progress_lock();
 	if (r->kind == REQ_RECV && progress_recv_cancel(r)) {
 		r->cancelled = 1;
@@ -622,7 +702,7 @@ API(int, Test_cancelled, (const MPI_Status *status, int *flag))
 }
 
 static int status_check(const char *call, const MPI_Status *status,
-			MPI_Datatype datatype, const int *count, struct datatype **dt)
+			MPI_Datatype datatype, const void *count, struct datatype **dt)
 {
 	if (!status || status == MPI_STATUS_IGNORE || !count)
 		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG,
@@ -652,17 +732,41 @@ API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count
 	return MPI_SUCCESS;
 }
 
-API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+/* MPI_Get_elements(_x) (MPI 3.1, section 4.1.11): basic elements of
+ * datatype in the status's data, MPI_UNDEFINED when the data ends inside
+ * one (or, for the int version, when the count does not fit). */
+static int get_elements(const char *call, const MPI_Status *status,
+			MPI_Datatype datatype, const void *count, MPI_Count *n)
 {
 	struct datatype *dt;
 	int rc;
 
-	runtime_check("MPI_Get_elements");
-	rc = status_check("MPI_Get_elements", status, datatype, count, &dt);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	*count = (int)dt_count_basic(dt, status->shmpi_count);
-	return MPI_SUCCESS;
+	runtime_check(call);
+	rc = status_check(call, status, datatype, count, &dt);
+	if (rc == MPI_SUCCESS)
+		*n = dt_count_basic(dt, status->shmpi_count);
+	return rc;
+}
+
+API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+{
+	MPI_Count n;
+	int rc = get_elements("MPI_Get_elements", status, datatype, count, &n);
+
+	if (rc == MPI_SUCCESS)
+		*count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+	return rc;
+}
+
+API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype,
+			  MPI_Count *count))
+{
+	MPI_Count n;
+	int rc = get_elements("MPI_Get_elements_x", status, datatype, count, &n);
+
+	if (rc == MPI_SUCCESS)
+		*count = n;
+	return rc;
 }
 
 static int req_start(const char *call, MPI_Request h)
@@ -709,38 +813,40 @@ API(int, Startall, (int count, MPI_Request array_of_requests[]))
 	return MPI_SUCCESS;
 }
 
-/* For generalized requests and layered libraries: set what a status says. */
-API(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+/*
+ * For generalized requests and layered libraries: set what a status says
+ * (MPI 3.1, section 12.3), so that MPI_Get_elements(_x) then gives count
+ * and MPI_Get_count the whole elements of datatype in it.
+ */
+static int status_set_elements(const char *call, MPI_Status *status,
+			       MPI_Datatype datatype, MPI_Count count)
 {
 	struct datatype *dt;
+	int rc;
 
-	runtime_check("MPI_Status_set_elements");
+	runtime_check(call);
 	if (!status || status == MPI_STATUS_IGNORE)
-		return err_comm(MPI_COMM_WORLD, "MPI_Status_set_elements", MPI_ERR_ARG,
-				"status", "is NULL or MPI_STATUS_IGNORE");
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, "status",
+				"is NULL or MPI_STATUS_IGNORE");
 	if (count < 0)
-		return err_comm(MPI_COMM_WORLD, "MPI_Status_set_elements", MPI_ERR_COUNT,
-				"count", "%d is negative", count);
-	if (dt_check_use(MPI_COMM_WORLD, "MPI_Status_set_elements", datatype, &dt) !=
-	    MPI_SUCCESS)
-		return MPI_ERR_TYPE;
-	/* count basic elements of dt: whole elements, then the rest of one */
-	{
-		MPI_Aint per = 0, bytes;
-
-		for (int b = 0; b < dt->nblocks; b++)
-			per += dt->blocks[b].len / dt->blocks[b].basic_size;
-		bytes = per ? (MPI_Aint)(count / per) * dt->size : 0;
-		for (int b = 0, left = per ? (int)(count % per) : 0; b < dt->nblocks && left > 0; b++) {
-			MPI_Aint in_run = dt->blocks[b].len / dt->blocks[b].basic_size;
-			MPI_Aint take = left < in_run ? left : in_run;
-
-			bytes += take * dt->blocks[b].basic_size;
-			left -= (int)take;
-		}
-		status->shmpi_count = (MPI_Count)bytes;
-	}
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_COUNT, "count",
+				"%lld is negative", (long long)count);
+	rc = dt_check_use(MPI_COMM_WORLD, call, datatype, &dt);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	status->shmpi_count = dt_bytes_of_basic(dt, count);
 	return MPI_SUCCESS;
+}
+
+API(int, Status_set_elements, (MPI_Status *status, MPI_Datatype datatype, int count))
+{
+	return status_set_elements("MPI_Status_set_elements", status, datatype, count);
+}
+
+API(int, Status_set_elements_x, (MPI_Status *status, MPI_Datatype datatype,
+				 MPI_Count count))
+{
+	return status_set_elements("MPI_Status_set_elements_x", status, datatype, count);
 }
 
 API(int, Status_set_cancelled, (MPI_Status *status, int flag))

@@ -19,6 +19,7 @@
 
 struct comm;
 struct datatype;
+struct unexp;
 
 enum req_kind {
 	REQ_SEND,
@@ -26,6 +27,8 @@ enum req_kind {
 	REQ_BSEND,	/* internal: a buffered message owned by the engine */
 	REQ_RMA,	/* MPI_Rput and co: done when the call returns (direct path) */
 	REQ_COLL,	/* a nonblocking collective: owner is its schedule */
+	REQ_GREQ,	/* a generalized request: no communicator; owner holds
+			 * the program's callbacks (grequest.c) */
 };
 
 enum send_mode {
@@ -73,6 +76,7 @@ struct request {
 	uint64_t peer_cookie;	/* the other side's request, from CTS/RTS */
 	int matched;		/* recv: a message is bound to it */
 	int src_world;		/* recv: sender's job rank once matched */
+	struct unexp *taken;	/* recv: the message MPI_Mprobe took, until posted */
 
 	/* what MPI_Wait reports */
 	int st_source;

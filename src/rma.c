@@ -21,6 +21,7 @@
 #include "errhandler.h"
 #include "group.h"
 #include "op.h"
+#include "pvar.h"
 #include "request.h"
 #include "rma.h"
 #include "runtime.h"
@@ -38,6 +39,17 @@ int rma_access_ok(struct win *w, int target)
 		return 1;
 	}
 	return 0;
+}
+
+/* Count an operation of kind k that succeeded, by the path that served it:
+ * the target's, or for dynamic windows the region's (a->priv, which the
+ * path may have set while ordering it behind queued operations). */
+static int rma_counted(enum pvar_rma_kind k, const struct rma_args *a, int rc)
+{
+	if (rc == MPI_SUCCESS)
+		pvar_rma(k, a->priv || a->w->t[a->target].path == WIN_PATH_PRIVATE,
+			 a->bytes);
+	return rc;
 }
 
 static int rma_type(struct win *w, const char *call, MPI_Datatype h, const char *arg,
@@ -227,18 +239,19 @@ rma_copy_general(const char *call, struct win *w, void *origin_addr, int origin_
 		 int target_count, MPI_Datatype target_datatype, MPI_Win win,
 		 int to_target)
 {
+	enum pvar_rma_kind kind = to_target ? PVAR_RMA_PUT : PVAR_RMA_GET;
 	struct rma_args a;
 	int rc;
 
 	if (w && origin_addr &&
 	    rma_fast_private(w, target_rank, target_disp, origin_addr, origin_count,
 			     origin_datatype, target_count, target_datatype, &a))
-		return win_ops_private.copy(&a, origin_addr, to_target);
+		return rma_counted(kind, &a, win_ops_private.copy(&a, origin_addr, to_target));
 	rc = rma_prepare(call, win, origin_addr, origin_count, origin_datatype,
 			 target_rank, target_disp, target_count, target_datatype, &a);
 	if (rc != MPI_SUCCESS || a.noop)
 		return rc;
-	return a.w->t[a.target].ops->copy(&a, origin_addr, to_target);
+	return rma_counted(kind, &a, a.w->t[a.target].ops->copy(&a, origin_addr, to_target));
 }
 
 /*
@@ -252,13 +265,13 @@ rma_copy(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 	 int target_rank, MPI_Aint target_disp, int target_count,
 	 MPI_Datatype target_datatype, MPI_Win win, int to_target)
 {
-	struct win *w = win_get(win);
 	size_t esize, bytes;
+	struct win *w;
 	char *addr;
 	void *dst;
 	const void *src;
 
-	if (rt.phase != RUNTIME_ACTIVE || !w || !origin_addr ||
+	if (!(w = win_get(win)) || !origin_addr ||
 	    !(addr = rma_fast(w, target_rank, target_disp, origin_count, origin_datatype,
 			      target_count, target_datatype, &esize)))
 		return -1;
@@ -273,6 +286,7 @@ rma_copy(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 	 * unordered (shm/atomic.h) */
 	if (to_target && bytes >= SHM_NT_MIN)
 		shm_nt_fence();
+	pvar_rma(to_target ? PVAR_RMA_PUT : PVAR_RMA_GET, PVAR_PATH_DIRECT, bytes);
 	return MPI_SUCCESS;
 }
 
@@ -312,9 +326,19 @@ get_general(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 				target_datatype, win, 0);
 }
 
-API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-	       int target_rank, MPI_Aint target_disp, int target_count,
-	       MPI_Datatype target_datatype, MPI_Win win))
+/*
+ * The API calls with a fast path have three parts: the call, which tests
+ * the gate (runtime.h) and goes on inline; the body (*_fast), which takes
+ * the common case inline and hands anything else to the general path; and
+ * the gated entry (*_serial), for before MPI_Init and after MPI_Finalize
+ * (runtime_check ends the process) and for MPI_THREAD_MULTIPLE, where it
+ * holds the lock of serial.h around the same body.  Handles are looked up
+ * only inside the body, under that lock.
+ */
+static inline __attribute__((always_inline)) int
+put_fast(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	 int target_rank, MPI_Aint target_disp, int target_count,
+	 MPI_Datatype target_datatype, MPI_Win win)
 {
 	if (rma_copy((void *)origin_addr, origin_count, origin_datatype, target_rank,
 		     target_disp, target_count, target_datatype, win, 1) == MPI_SUCCESS)
@@ -323,15 +347,58 @@ API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_da
 			   target_disp, target_count, target_datatype, win);
 }
 
-API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+static __attribute__((noinline)) int
+put_serial(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	   int target_rank, MPI_Aint target_disp, int target_count,
+	   MPI_Datatype target_datatype, MPI_Win win)
+{
+	runtime_check("MPI_Put");
+	return put_fast(origin_addr, origin_count, origin_datatype, target_rank,
+			target_disp, target_count, target_datatype, win);
+}
+
+API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 	       int target_rank, MPI_Aint target_disp, int target_count,
 	       MPI_Datatype target_datatype, MPI_Win win))
+{
+	if (rt.gate)
+		return put_serial(origin_addr, origin_count, origin_datatype, target_rank,
+				  target_disp, target_count, target_datatype, win);
+	return put_fast(origin_addr, origin_count, origin_datatype, target_rank,
+			target_disp, target_count, target_datatype, win);
+}
+
+static inline __attribute__((always_inline)) int
+get_fast(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	 int target_rank, MPI_Aint target_disp, int target_count,
+	 MPI_Datatype target_datatype, MPI_Win win)
 {
 	if (rma_copy(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
 		     target_count, target_datatype, win, 0) == MPI_SUCCESS)
 		return MPI_SUCCESS;
 	return get_general(origin_addr, origin_count, origin_datatype, target_rank,
 			   target_disp, target_count, target_datatype, win);
+}
+
+static __attribute__((noinline)) int
+get_serial(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	   int target_rank, MPI_Aint target_disp, int target_count,
+	   MPI_Datatype target_datatype, MPI_Win win)
+{
+	runtime_check("MPI_Get");
+	return get_fast(origin_addr, origin_count, origin_datatype, target_rank,
+			target_disp, target_count, target_datatype, win);
+}
+
+API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	       int target_rank, MPI_Aint target_disp, int target_count,
+	       MPI_Datatype target_datatype, MPI_Win win))
+{
+	if (rt.gate)
+		return get_serial(origin_addr, origin_count, origin_datatype, target_rank,
+				  target_disp, target_count, target_datatype, win);
+	return get_fast(origin_addr, origin_count, origin_datatype, target_rank,
+			target_disp, target_count, target_datatype, win);
 }
 
 /* ---- accumulates -------------------------------------------------------- */
@@ -341,8 +408,8 @@ API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype
  * rcount, rdt) unless rdt is NULL.  The caller has prepared a; this checks
  * the rest and hands over to the target's path.
  */
-static int rma_acc(const char *call, struct rma_args *a, MPI_Op op_h, void *result,
-		   MPI_Count rcount, struct datatype *rdt)
+static int rma_acc(const char *call, enum pvar_rma_kind kind, struct rma_args *a,
+		   MPI_Op op_h, void *result, MPI_Count rcount, struct datatype *rdt)
 {
 	struct win *w = a->w;
 	struct rma_accargs x = { .op_h = op_h, .op = op_get(op_h), .result = result,
@@ -365,7 +432,7 @@ static int rma_acc(const char *call, struct rma_args *a, MPI_Op op_h, void *resu
 	if (rdt && (size_t)rcount * (size_t)dt_basic_per_elem(rdt) != x.n)
 		return win_err(w, call, MPI_ERR_TYPE, "result_datatype",
 			       "holds another number of elements than the target");
-	return w->t[a->target].ops->acc(call, a, &x);
+	return rma_counted(kind, a, w->t[a->target].ops->acc(call, a, &x));
 }
 
 /*
@@ -373,8 +440,9 @@ static int rma_acc(const char *call, struct rma_args *a, MPI_Op op_h, void *resu
  * a type that is its own basic type (no pairs split in two runs).  Applies
  * the op and returns 1, or returns 0 for the general path.
  */
-static int rma_acc_fast(struct win *w, const void *origin, void *result, int count,
-			MPI_Datatype type, int target, MPI_Aint disp, MPI_Op op_h)
+static int rma_acc_fast(enum pvar_rma_kind kind, struct win *w, const void *origin,
+			void *result, int count, MPI_Datatype type, int target,
+			MPI_Aint disp, MPI_Op op_h)
 {
 	struct rma_acc acc = { .w = w, .target = target };
 	struct op *op = op_get(op_h);
@@ -389,18 +457,23 @@ static int rma_acc_fast(struct win *w, const void *origin, void *result, int cou
 	/* MPI_NO_OP reads only: its origin buffer may be anything */
 	rma_acc_run(&acc, origin ? origin : result, addr, (size_t)count, esize, result,
 		    win_target_key(w, target, disp));
+	pvar_rma(kind, PVAR_PATH_DIRECT, (size_t)count * esize);
 	return 1;
 }
 
 /* One element of a common type and op (rma_amo): applied, 1; else 0. */
-static inline int rma_acc_one(struct win *w, const void *origin, void *result,
-			      MPI_Datatype type, int target, MPI_Aint disp, MPI_Op op)
+static inline int rma_acc_one(enum pvar_rma_kind kind, struct win *w, const void *origin,
+			      void *result, MPI_Datatype type, int target, MPI_Aint disp,
+			      MPI_Op op)
 {
 	size_t esize;
 	char *addr = rma_fast(w, target, disp, 1, type, 1, type, &esize);
 
-	return addr && rma_amo(w, target, addr, type, esize, op, origin, result,
-			       win_target_key(w, target, disp));
+	if (!addr || !rma_amo(w, target, addr, type, esize, op, origin, result,
+			      win_target_key(w, target, disp)))
+		return 0;
+	pvar_rma(kind, PVAR_PATH_DIRECT, esize);
+	return 1;
 }
 
 static int rma_accumulate(const char *call, const void *origin_addr, int origin_count,
@@ -419,12 +492,12 @@ static int rma_accumulate(const char *call, const void *origin_addr, int origin_
 	if (op == MPI_NO_OP)
 		return win_err(a.w, call, MPI_ERR_OP, "op",
 			       "MPI_NO_OP is for the fetching calls, not %s", call);
-	return rma_acc(call, &a, op, NULL, 0, NULL);
+	return rma_acc(call, PVAR_RMA_ACC, &a, op, NULL, 0, NULL);
 }
 
-static int rma_get_accumulate(const char *call, const void *origin_addr,
-			      int origin_count, MPI_Datatype origin_datatype,
-			      void *result_addr, int result_count,
+static int rma_get_accumulate(const char *call, enum pvar_rma_kind kind,
+			      const void *origin_addr, int origin_count,
+			      MPI_Datatype origin_datatype, void *result_addr, int result_count,
 			      MPI_Datatype result_datatype, int target_rank,
 			      MPI_Aint target_disp, int target_count,
 			      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
@@ -451,7 +524,7 @@ static int rma_get_accumulate(const char *call, const void *origin_addr,
 			       result_count);
 	if (!result_addr && handle_is_builtin(result_datatype))
 		return win_err(a.w, call, MPI_ERR_BUFFER, "result_addr", "is NULL");
-	return rma_acc(call, &a, op, result_addr, result_count, rdt);
+	return rma_acc(call, kind, &a, op, result_addr, result_count, rdt);
 }
 
 API(int, Accumulate, (const void *origin_addr, int origin_count,
@@ -467,10 +540,10 @@ API(int, Accumulate, (const void *origin_addr, int origin_count,
 	if (w && op != MPI_NO_OP && origin_datatype == target_datatype &&
 	    origin_count == target_count &&
 	    ((origin_count == 1 && origin_addr &&
-	      rma_acc_one(w, origin_addr, NULL, origin_datatype, target_rank, target_disp,
-			  op)) ||
-	     rma_acc_fast(w, origin_addr, NULL, origin_count, origin_datatype, target_rank,
-			  target_disp, op)))
+	      rma_acc_one(PVAR_RMA_ACC, w, origin_addr, NULL, origin_datatype, target_rank,
+			  target_disp, op)) ||
+	     rma_acc_fast(PVAR_RMA_ACC, w, origin_addr, NULL, origin_count, origin_datatype,
+			  target_rank, target_disp, op)))
 		return MPI_SUCCESS;
 	return rma_accumulate("MPI_Accumulate", origin_addr, origin_count,
 			      origin_datatype, target_rank, target_disp, target_count,
@@ -491,11 +564,11 @@ API(int, Get_accumulate, (const void *origin_addr, int origin_count,
 	    result_datatype == target_datatype &&
 	    (op == MPI_NO_OP || (origin_addr && origin_count == 1 &&
 				 origin_datatype == target_datatype)) &&
-	    rma_acc_one(w, op == MPI_NO_OP ? NULL : origin_addr, result_addr,
-			target_datatype, target_rank, target_disp, op))
+	    rma_acc_one(PVAR_RMA_GET_ACC, w, op == MPI_NO_OP ? NULL : origin_addr,
+			result_addr, target_datatype, target_rank, target_disp, op))
 		return MPI_SUCCESS;
-	return rma_get_accumulate("MPI_Get_accumulate", origin_addr, origin_count,
-				  origin_datatype, result_addr, result_count,
+	return rma_get_accumulate("MPI_Get_accumulate", PVAR_RMA_GET_ACC, origin_addr,
+				  origin_count, origin_datatype, result_addr, result_count,
 				  result_datatype, target_rank, target_disp, target_count,
 				  target_datatype, op, win);
 }
@@ -509,14 +582,15 @@ API(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
 	runtime_check("MPI_Fetch_and_op");
 	w = win_get(win);
 	if (w && result_addr && (origin_addr || op == MPI_NO_OP) &&
-	    rma_acc_one(w, origin_addr, result_addr, datatype, target_rank, target_disp, op))
+	    rma_acc_one(PVAR_RMA_FOP, w, origin_addr, result_addr, datatype, target_rank,
+			target_disp, op))
 		return MPI_SUCCESS;
 	if (w && result_addr &&
-	    rma_acc_fast(w, origin_addr, result_addr, 1, datatype, target_rank, target_disp,
-			 op))
+	    rma_acc_fast(PVAR_RMA_FOP, w, origin_addr, result_addr, 1, datatype, target_rank,
+			 target_disp, op))
 		return MPI_SUCCESS;
 	if (datatype != MPI_DATATYPE_NULL && dt_get(datatype) &&
-	    !handle_is_builtin(datatype)) {
+	    !dt_predefined(dt_get(datatype))) {
 		struct win *w;
 		int rc;
 
@@ -525,7 +599,7 @@ API(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
 		return win_err(w, "MPI_Fetch_and_op", MPI_ERR_TYPE, "datatype",
 			       "must be a predefined type");
 	}
-	return rma_get_accumulate("MPI_Fetch_and_op", origin_addr, 1, datatype,
+	return rma_get_accumulate("MPI_Fetch_and_op", PVAR_RMA_FOP, origin_addr, 1, datatype,
 				  result_addr, 1, datatype, target_rank, target_disp, 1,
 				  datatype, op, win);
 }
@@ -550,6 +624,7 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 				     &esize))) {
 			rma_cas_run(w, target_rank, esize, cmp, compare_addr, origin_addr, addr,
 				    result_addr, win_target_key(w, target_rank, target_disp));
+			pvar_rma(PVAR_RMA_CAS, PVAR_PATH_DIRECT, esize);
 			return MPI_SUCCESS;
 		}
 	}
@@ -565,8 +640,9 @@ API(int, Compare_and_swap, (const void *origin_addr, const void *compare_addr,
 	if (!compare_addr || !result_addr)
 		return win_err(a.w, "MPI_Compare_and_swap", MPI_ERR_BUFFER,
 			       !compare_addr ? "compare_addr" : "result_addr", "is NULL");
-	return a.w->t[a.target].ops->cas("MPI_Compare_and_swap", &a, compare_addr,
-					 result_addr);
+	return rma_counted(PVAR_RMA_CAS, &a,
+			   a.w->t[a.target].ops->cas("MPI_Compare_and_swap", &a, compare_addr,
+						     result_addr));
 }
 
 /* ---- request-based forms: complete on return ---------------------------- */
@@ -672,9 +748,9 @@ API(int, Rget_accumulate, (const void *origin_addr, int origin_count,
 	runtime_check("MPI_Rget_accumulate");
 	rc = rma_check_passive("MPI_Rget_accumulate", win, target_rank, request);
 	if (rc == MPI_SUCCESS)
-		rc = rma_get_accumulate("MPI_Rget_accumulate", origin_addr, origin_count,
-					origin_datatype, result_addr, result_count,
-					result_datatype, target_rank, target_disp,
-					target_count, target_datatype, op, win);
+		rc = rma_get_accumulate("MPI_Rget_accumulate", PVAR_RMA_GET_ACC, origin_addr,
+					origin_count, origin_datatype, result_addr,
+					result_count, result_datatype, target_rank,
+					target_disp, target_count, target_datatype, op, win);
 	return rma_request("MPI_Rget_accumulate", win, target_rank, request, rc);
 }

@@ -42,7 +42,8 @@ int rma_is_integer(MPI_Datatype b)
 	case MPI_UNSIGNED_LONG_LONG: case MPI_INT8_T: case MPI_INT16_T:
 	case MPI_INT32_T: case MPI_INT64_T: case MPI_UINT8_T: case MPI_UINT16_T:
 	case MPI_UINT32_T: case MPI_UINT64_T: case MPI_AINT: case MPI_COUNT:
-	case MPI_OFFSET: case MPI_WCHAR:
+	case MPI_OFFSET: case MPI_WCHAR: case MPI_INTEGER: case MPI_INTEGER1:
+	case MPI_INTEGER2: case MPI_INTEGER4: case MPI_INTEGER8:
 		return 1;
 	default:
 		return 0;
@@ -245,7 +246,8 @@ ONE_FLOAT(8, double)
 int rma_amo(struct win *w, int target, char *tgt, MPI_Datatype type, size_t size,
 	    MPI_Op op, const void *in, void *old, uint64_t key)
 {
-	int fl = type == MPI_DOUBLE || type == MPI_FLOAT;
+	int fl = type == MPI_DOUBLE || type == MPI_FLOAT || type == MPI_REAL ||
+		 type == MPI_DOUBLE_PRECISION || type == MPI_REAL4 || type == MPI_REAL8;
 	shm_atomic_u32 *stripe;
 	void (*one)(MPI_Op, const void *, void *, void *);
 
@@ -303,11 +305,13 @@ size_t rma_cas_bytes(MPI_Datatype t)
 {
 	const struct datatype *dt;
 
-	if (!handle_is_builtin(t) || !(dt = dt_get(t)) || !dt->contig)
+	/* the types MPI_Type_create_f90_* returns are predefined (MPI 3.1,
+	 * 17.1.9): each is laid out as its named type, dt->basic */
+	if (!(dt = dt_get(t)) || !dt_predefined(dt) || !dt->contig)
 		return 0;
 	switch (dt->size) {
 	case 1: case 2: case 4: case 8: case 16:
-		return t == MPI_LONG_DOUBLE ? RMA_LDBL_BYTES : (size_t)dt->size;
+		return dt->basic == MPI_LONG_DOUBLE ? RMA_LDBL_BYTES : (size_t)dt->size;
 	default:
 		return 0;
 	}

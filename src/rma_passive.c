@@ -38,7 +38,10 @@
  * publishes for the watchdog who keeps it waiting, from the lock's records
  * (its holder, the records of who holds what, the waiter list); it looks
  * again every LOCK_NAP_MS (its sleeps last that long at most), so that
- * what it says stays true.
+ * what it says stays true.  Under MPI_THREAD_MULTIPLE two threads of a rank
+ * may wait for locks of different targets at once: the first waits on the
+ * rank's node, the others, whom nobody rings, look at their tickets every
+ * LOCK_POLL_NAP_US.
  *
  * That is the direct path, for direct targets and the regions of dynamic
  * windows; targets whose memory is private are locked, unlocked and
@@ -47,12 +50,14 @@
 #include "api.h"
 #include "errhandler.h"
 #include "progress.h"
+#include "pvar.h"
 #include "rma_pkt.h"
 #include "rma.h"
 #include "state.h"
 #include "win.h"
 
 #define LOCK_NAP_MS 200		/* a waiter looks again at least this often */
+#define LOCK_POLL_NAP_US 200	/* and a waiter without a node this often */
 
 static inline struct shm_rwlock *target_lock(const struct win *w, int target)
 {
@@ -213,8 +218,10 @@ static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call
 						struct shm_rwlock_ticket ticket)
 {
 	static const struct timespec nap = { 0, LOCK_NAP_MS * 1000000L };
+	static const struct timespec poll_nap = { 0, LOCK_POLL_NAP_US * 1000L };
 	struct shm_rwlock *lock = target_lock(w, target);
 	struct lock_wait l = { w, target, ticket, 0 };
+	uint64_t start = pvar_now_ns();	/* the slow path: the clock is for it */
 
 	/* a lock_all holds the targets below this one: say so to whoever it
 	 * keeps waiting meanwhile */
@@ -222,10 +229,20 @@ static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call
 		held_all_upto(w, target);
 	state_block(call, WAIT_WIN_LOCK, comm_world_rank(w->comm, target), (int)kind,
 		    w->comm->ctx);
-	if (!shm_rwlock_enlist(lock, &w->lock_nodes, (uint32_t)w->rank, &ticket))
-		progress_wait_napping(lock_granted, &l, &nap);
-	shm_rwlock_delist(lock, &w->lock_nodes, (uint32_t)w->rank);
+	if (w->node_taken) {
+		/* another thread of this rank waits on the node (only under
+		 * MPI_THREAD_MULTIPLE): nobody will ring for this ticket, so
+		 * look at it often */
+		progress_wait_napping(lock_granted, &l, &poll_nap);
+	} else {
+		w->node_taken = 1;
+		if (!shm_rwlock_enlist(lock, &w->lock_nodes, (uint32_t)w->rank, &ticket))
+			progress_wait_napping(lock_granted, &l, &nap);
+		shm_rwlock_delist(lock, &w->lock_nodes, (uint32_t)w->rank);
+		w->node_taken = 0;
+	}
 	state_unblock(call);
+	pvar_lock_waited(start);
 }
 
 /* Wake the waiters that a departure from target's lock granted. */
@@ -247,6 +264,7 @@ static inline void lock_shared(struct win *w, int target, enum call_id call,
 
 	if (!shm_rwlock_ready(target_lock(w, target), &t))
 		lock_wait(w, call, target, kind, t);
+	pvar_c.locks_direct++;
 }
 
 static inline void unlock_shared(struct win *w, int target)
@@ -273,6 +291,7 @@ static inline __attribute__((always_inline)) void direct_lock(struct win *w, int
 	t = shm_rwlock_write_begin(lock);
 	if (!shm_rwlock_ready(lock, &t))
 		lock_wait(w, CALL_WIN_LOCK, target, SHM_RANK_LOCK_EXCLUSIVE, t);
+	pvar_c.locks_direct++;
 	shm_rwlock_set_holder(lock, (uint32_t)w->rank + 1);
 	held_add(w, target, WIN_HELD_EXCL);
 }
@@ -381,14 +400,17 @@ win_lock_general(int lock_type, int rank, int assert, MPI_Win win)
 	return MPI_SUCCESS;
 }
 
-API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
+/* The calls with a fast path are in three parts, as in rma.c: the call,
+ * the body (*_fast) and the gated entry (*_serial). */
+static inline __attribute__((always_inline)) int win_lock_fast(int lock_type, int rank,
+							       int assert, MPI_Win win)
 {
-	struct win *w = win_get(win);
+	struct win *w;
 
 	/* the common case in a few instructions: a lock of a direct target of
 	 * a window of direct targets, no epoch open to it, no fence or PSCW
 	 * epoch, no assertion */
-	if (rt.phase != RUNTIME_ACTIVE || !w || assert ||
+	if (!(w = win_get(win)) || assert ||
 	    (lock_type != MPI_LOCK_SHARED && lock_type != MPI_LOCK_EXCLUSIVE) ||
 	    (unsigned)rank >= (unsigned)w->size || w->locked[rank] || w->lock_all ||
 	    w->no_locks || w->start_group || w->fence_on || w->npriv ||
@@ -399,6 +421,20 @@ API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
 			  WIN_LOCKED_EXCLUSIVE;
 	w->nlocked++;
 	return MPI_SUCCESS;
+}
+
+static __attribute__((noinline)) int win_lock_serial(int lock_type, int rank, int assert,
+						     MPI_Win win)
+{
+	runtime_check("MPI_Win_lock");
+	return win_lock_fast(lock_type, rank, assert, win);
+}
+
+API(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
+{
+	if (rt.gate)
+		return win_lock_serial(lock_type, rank, assert, win);
+	return win_lock_fast(lock_type, rank, assert, win);
 }
 
 static __attribute__((noinline)) int win_unlock_general(int rank, MPI_Win win)
@@ -423,12 +459,12 @@ static __attribute__((noinline)) int win_unlock_general(int rank, MPI_Win win)
 	return MPI_SUCCESS;
 }
 
-API(int, Win_unlock, (int rank, MPI_Win win))
+static inline __attribute__((always_inline)) int win_unlock_fast(int rank, MPI_Win win)
 {
-	struct win *w = win_get(win);
+	struct win *w;
 
 	/* the common case: a lock of a direct target */
-	if (rt.phase != RUNTIME_ACTIVE || !w || (unsigned)rank >= (unsigned)w->size ||
+	if (!(w = win_get(win)) || (unsigned)rank >= (unsigned)w->size ||
 	    (w->locked[rank] != WIN_LOCKED_SHARED &&
 	     w->locked[rank] != WIN_LOCKED_EXCLUSIVE) ||
 	    w->t[rank].path != WIN_PATH_DIRECT)
@@ -437,6 +473,19 @@ API(int, Win_unlock, (int rank, MPI_Win win))
 	w->locked[rank] = WIN_UNLOCKED;
 	w->nlocked--;
 	return MPI_SUCCESS;
+}
+
+static __attribute__((noinline)) int win_unlock_serial(int rank, MPI_Win win)
+{
+	runtime_check("MPI_Win_unlock");
+	return win_unlock_fast(rank, win);
+}
+
+API(int, Win_unlock, (int rank, MPI_Win win))
+{
+	if (rt.gate)
+		return win_unlock_serial(rank, win);
+	return win_unlock_fast(rank, win);
 }
 
 /* Take every direct (or dynamic) target's shared lock in ascending order
@@ -494,17 +543,30 @@ static __attribute__((noinline)) int win_lock_all_general(int assert, MPI_Win wi
 	return MPI_SUCCESS;
 }
 
-API(int, Win_lock_all, (int assert, MPI_Win win))
+static inline __attribute__((always_inline)) int win_lock_all_fast(int assert, MPI_Win win)
 {
-	struct win *w = win_get(win);
+	struct win *w;
 
 	/* the common case: no other epoch, no assertion */
-	if (rt.phase != RUNTIME_ACTIVE || !w || assert || w->no_locks || w->lock_all ||
+	if (!(w = win_get(win)) || assert || w->no_locks || w->lock_all ||
 	    w->nlocked || w->start_group || w->fence_on)
 		return win_lock_all_general(assert, win);
 	w->lock_all = 1;
 	lock_all_targets(w);
 	return MPI_SUCCESS;
+}
+
+static __attribute__((noinline)) int win_lock_all_serial(int assert, MPI_Win win)
+{
+	runtime_check("MPI_Win_lock_all");
+	return win_lock_all_fast(assert, win);
+}
+
+API(int, Win_lock_all, (int assert, MPI_Win win))
+{
+	if (rt.gate)
+		return win_lock_all_serial(assert, win);
+	return win_lock_all_fast(assert, win);
 }
 
 static __attribute__((noinline)) int win_unlock_all_general(MPI_Win win)
@@ -529,16 +591,29 @@ static __attribute__((noinline)) int win_unlock_all_general(MPI_Win win)
 	return MPI_SUCCESS;
 }
 
-API(int, Win_unlock_all, (MPI_Win win))
+static inline __attribute__((always_inline)) int win_unlock_all_fast(MPI_Win win)
 {
-	struct win *w = win_get(win);
+	struct win *w;
 
 	/* the common case: a lock_all of direct targets only */
-	if (rt.phase != RUNTIME_ACTIVE || !w || w->lock_all != 1 || w->npriv)
+	if (!(w = win_get(win)) || w->lock_all != 1 || w->npriv)
 		return win_unlock_all_general(win);
 	unlock_all_targets(w);
 	w->lock_all = 0;
 	return MPI_SUCCESS;
+}
+
+static __attribute__((noinline)) int win_unlock_all_serial(MPI_Win win)
+{
+	runtime_check("MPI_Win_unlock_all");
+	return win_unlock_all_fast(win);
+}
+
+API(int, Win_unlock_all, (MPI_Win win))
+{
+	if (rt.gate)
+		return win_unlock_all_serial(win);
+	return win_unlock_all_fast(win);
 }
 
 /*
@@ -571,32 +646,62 @@ static int win_flush(const char *call, MPI_Win win, int rank)
 	else if (w->npriv)
 		rma_pkt_flush_all(w, CALL_WIN_FLUSH);
 	shm_fence();
+	pvar_c.flushes++;
 	return MPI_SUCCESS;
 }
 
-API(int, Win_flush, (int rank, MPI_Win win))
+static inline __attribute__((always_inline)) int win_flush_fast(int rank, MPI_Win win)
 {
-	struct win *w = win_get(win);
+	struct win *w;
 
 	/* the common case in a few instructions; win_flush reports errors */
-	if (rt.phase == RUNTIME_ACTIVE && w && (unsigned)rank < (unsigned)w->size &&
+	if ((w = win_get(win)) && (unsigned)rank < (unsigned)w->size &&
 	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT) {
 		shm_fence();
+		pvar_c.flushes++;
 		return MPI_SUCCESS;
 	}
 	return win_flush("MPI_Win_flush", win, rank);
 }
 
-API(int, Win_flush_local, (int rank, MPI_Win win))
+static __attribute__((noinline)) int win_flush_serial(int rank, MPI_Win win)
 {
-	struct win *w = win_get(win);
+	runtime_check("MPI_Win_flush");
+	return win_flush_fast(rank, win);
+}
+
+API(int, Win_flush, (int rank, MPI_Win win))
+{
+	if (rt.gate)
+		return win_flush_serial(rank, win);
+	return win_flush_fast(rank, win);
+}
+
+static inline __attribute__((always_inline)) int win_flush_local_fast(int rank, MPI_Win win)
+{
+	struct win *w;
 
 	/* the common case: an operation on the direct path completed locally
 	 * (its origin buffer free again) when its call returned */
-	if (rt.phase == RUNTIME_ACTIVE && w && (unsigned)rank < (unsigned)w->size &&
-	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT)
+	if ((w = win_get(win)) && (unsigned)rank < (unsigned)w->size &&
+	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT) {
+		pvar_c.flushes++;
 		return MPI_SUCCESS;
+	}
 	return win_flush("MPI_Win_flush_local", win, rank);
+}
+
+static __attribute__((noinline)) int win_flush_local_serial(int rank, MPI_Win win)
+{
+	runtime_check("MPI_Win_flush_local");
+	return win_flush_local_fast(rank, win);
+}
+
+API(int, Win_flush_local, (int rank, MPI_Win win))
+{
+	if (rt.gate)
+		return win_flush_local_serial(rank, win);
+	return win_flush_local_fast(rank, win);
 }
 
 API(int, Win_flush_all, (MPI_Win win))

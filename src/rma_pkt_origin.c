@@ -26,6 +26,7 @@
 #include "errhandler.h"
 #include "op.h"
 #include "progress.h"
+#include "pvar.h"
 #include "rma.h"
 #include "rma_pkt.h"
 #include "state.h"
@@ -519,6 +520,7 @@ static void pt_issue(struct pkt_target *pt, int lock, int unlock)
 		/* a lone short operation travels with the lock request */
 		last->lock = (uint8_t)lock;
 		pw->stats.single_ops++;
+		pvar_c.locks_private++;	/* granted by the target as it arrives */
 		list_move(&pt->outbox, &pt->queue);
 	} else {
 		pt->lock_type = lock;
@@ -569,14 +571,22 @@ static struct pkt_target *pt_of(struct win *w, int target)
  * the lock is then held until the epoch's unlock. */
 static void pt_acquire(struct pkt_target *pt, int lock, enum call_id call)
 {
+	int granted;
+
 	progress_lock();
 	pt->lock_type = lock;
 	pt->lock_state = LS_REQUESTED;
 	pt->w->pkt->stats.lock_requests++;
 	list_add(&pt->outbox, op_ctl(pt, RMA_LOCKREQ, lock));
 	pt_kick(pt);
+	granted = pt_done(pt);
 	progress_unlock();
-	pt_wait(pt, call);
+	if (!granted) {
+		uint64_t start = pvar_now_ns();	/* the slow path: the clock is for it */
+
+		pt_wait(pt, call);
+		pvar_lock_waited(start);
+	}
 }
 
 /* Whether a flush of target would ask for a lock and keep it past the call:
@@ -603,10 +613,16 @@ static int pt_flush_locks(struct win *w, int target)
  * with their unlock need not wait: the target releases them by itself.
  * lock_state is read outside the engine's lock: only this thread changes
  * it from LS_NONE (the engine's grant changes LS_REQUESTED, and nothing of
- * ours is requested here).
+ * ours is requested here).  Not under MPI_THREAD_MULTIPLE (below).
  */
 void rma_pkt_acquire_below(struct win *w, int below, enum call_id call)
 {
+	/* Under MPI_THREAD_MULTIPLE the open epochs may be other threads',
+	 * whose locks this thread must not take or wait for (their state is
+	 * theirs to change, and their order is not this thread's program
+	 * order): each lock is then taken by its own epoch's calls alone. */
+	if (rt.multi)
+		return;
 	for (int r = 0; r < below; r++)
 		rma_pkt_acquire(w, r, call);
 }
@@ -737,7 +753,8 @@ static int priv_cas(const char *call, struct rma_args *a, const void *compare,
 
 	if (!op)
 		return win_err(a->w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
-	op->bt = a->odt;
+	/* a type of MPI_Type_create_f90_* travels as its named type */
+	op->bt = dt_get(a->odt->basic);
 	op->esize = w;
 	op->bytes = w;
 	op->rbuf = result;
@@ -872,6 +889,7 @@ static void on_grant(int src, const struct pkt *pkt, const void *payload, uint32
 	(void)payload;
 	(void)len;
 	pt->lock_state = LS_HELD;
+	pvar_c.locks_private++;
 	list_move(&pt->outbox, &pt->waiting);
 	pt_kick(pt);
 }

@@ -23,6 +23,7 @@
 #include "comm.h"
 #include "errhandler.h"
 #include "datatype.h"
+#include "grequest.h"
 #include "group.h"
 #include "handle.h"
 #include "hw.h"
@@ -34,11 +35,12 @@
 #include "rma_pkt.h"
 #include "adversary.h"
 #include "runtime.h"
+#include "serial.h"
 #include "state.h"
 #include "win_dyn.h"
 #include "../shm/membarrier.h"
 
-struct runtime rt = { .ctl_seg = { .fd = -1 } };
+struct runtime rt = { .gate = 1, .ctl_seg = { .fd = -1 } };
 
 static void runtime_die(const char *fmt, ...)
 	__attribute__((noreturn, format(printf, 1, 2)));
@@ -55,6 +57,27 @@ static void runtime_die(const char *fmt, ...)
 	fputc('\n', stderr);
 	fflush(stdout);
 	_exit(1);
+}
+
+int runtime_enter_slow(const char *call)
+{
+	if (rt.phase != RUNTIME_ACTIVE)
+		runtime_not_active(call);
+	serial_lock();
+	return 1;
+}
+
+int runtime_hold_slow(void)
+{
+	if (rt.phase != RUNTIME_ACTIVE)
+		return 0;
+	serial_lock();
+	return 1;
+}
+
+void runtime_leave_slow(void)
+{
+	serial_unlock();
 }
 
 void runtime_not_active(const char *call)
@@ -235,9 +258,11 @@ static int runtime_init(const char *call, int required, int *argc, char ***argv)
 	rt.yields = (unsigned)knobs_val[SHM_KNOB_YIELDS];
 	rt.progress_strong = knobs_val[SHM_KNOB_PROGRESS] == 1;
 	runtime_membarrier();
-	/* SERIALIZED is real: the library keeps no per-thread state */
-	rt.thread_level = required < MPI_THREAD_SERIALIZED ? required :
-			  MPI_THREAD_SERIALIZED;
+	/* every level is real: MULTIPLE serializes the calls (serial.h); it
+	 * is decided before the progress thread starts, whose engine lock it
+	 * becomes */
+	rt.thread_level = required;
+	rt.multi = required == MPI_THREAD_MULTIPLE;
 	errh_init_builtins();
 	dt_init_builtins();
 	op_init_builtins();
@@ -248,6 +273,7 @@ static int runtime_init(const char *call, int required, int *argc, char ***argv)
 	rma_pkt_init();
 	adv_init(rt.rank);
 	rt.phase = RUNTIME_ACTIVE;
+	rt.gate = rt.multi;
 	atomic_store_explicit(&rt.self->pid, getpid(), memory_order_relaxed);
 	/* release: the launcher and peers that see the phase see the pid */
 	atomic_store_explicit(&rt.self->phase, SHM_RANK_INITIALIZED,
@@ -318,15 +344,19 @@ API(int, Finalize, (void))
 	progress_fini();
 	win_dyn_finalize();
 	mem_fini();
+	greq_fini();
+	dt_attr_fini();
 	comm_fini_builtins();
 	group_fini_builtins();
 	info_fini_builtins();
 	attr_fini();
+	err_fini();
 	handle_reset_all();
 	shm_seg_close(&rt.ctl_seg);
 	rt.job = NULL;
 	rt.self = NULL;
 	rt.phase = RUNTIME_FINALIZED;
+	rt.gate = 1;
 	return MPI_SUCCESS;
 }
 

@@ -17,10 +17,15 @@ enum runtime_phase {
 };
 
 struct runtime {
+	/* nonzero when calls take the slow entry (runtime_check): before
+	 * MPI_Init, after MPI_Finalize, and under MPI_THREAD_MULTIPLE */
+	int gate;
 	enum runtime_phase phase;
 	int rank;
 	int size;
 	int thread_level;		/* provided by MPI_Init_thread */
+	int multi;			/* MPI_THREAD_MULTIPLE: calls take the
+					 * lock of serial.h */
 	pid_t main_tid;			/* the thread that initialized MPI */
 	char job_id[SHM_JOB_ID_LEN + 1];
 	int singleton;			/* started without shmrun */
@@ -39,15 +44,50 @@ extern struct runtime rt;
 
 void runtime_not_active(const char *call) __attribute__((noreturn));
 
+/* The slow entry: ends the process when the library is not active, else
+ * takes the lock of MPI_THREAD_MULTIPLE and returns 1. */
+int runtime_enter_slow(const char *call);
+
+static inline int runtime_enter(const char *call)
+{
+	return __builtin_expect(rt.gate != 0, 0) ? runtime_enter_slow(call) : 0;
+}
+
+void runtime_leave_slow(void);
+
+static inline void runtime_leave(const int *locked)
+{
+	if (__builtin_expect(*locked, 0))
+		runtime_leave_slow();
+}
+
 /*
  * Entry check of every MPI call that needs an initialized library: before
  * MPI_Init or after MPI_Finalize it prints the reason and ends the process.
+ * Under MPI_THREAD_MULTIPLE it also takes the lock that serializes calls
+ * (serial.h) for the rest of the enclosing block, which is the whole call:
+ * it declares a variable whose cleanup gives the lock back on every way
+ * out of the block, as the Linux kernel's guard() does.  Below
+ * MPI_THREAD_MULTIPLE it costs the test of one word, and the cleanup the
+ * test of a constant zero.
  */
-static inline void runtime_check(const char *call)
+/* For the few calls allowed outside MPI_Init ... MPI_Finalize: under
+ * MPI_THREAD_MULTIPLE while the library is active, the same lock for the
+ * rest of the block; otherwise nothing. */
+int runtime_hold_slow(void);
+
+static inline int runtime_hold_enter(void)
 {
-	if (__builtin_expect(rt.phase != RUNTIME_ACTIVE, 0))
-		runtime_not_active(call);
+	return __builtin_expect(rt.gate != 0, 0) ? runtime_hold_slow() : 0;
 }
+
+#define runtime_hold()                                                      \
+	const int runtime_locked __attribute__((cleanup(runtime_leave), unused)) = \
+		runtime_hold_enter()
+
+#define runtime_check(call)                                                 \
+	const int runtime_locked __attribute__((cleanup(runtime_leave), unused)) = \
+		runtime_enter(call)
 
 /*
  * End the whole job from this rank: record (rank, code) in the control

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "../shm/rankstate.h"
+#include "pvar.h"
 #include "runtime.h"
 
 /* The watchdog judges in tenths of seconds: the coarse clock (a few ms
@@ -32,6 +33,7 @@ static inline void state_block(enum call_id call, enum wait_kind kind, int peer,
 {
 	struct shm_rank_state *s = &rt.self->state;
 
+	pvar_c.waits[kind]++;	/* what the watchdog sees, counted for MPI_T */
 	atomic_store_explicit(&s->call, call, memory_order_relaxed);
 	atomic_store_explicit(&s->wait_kind, kind, memory_order_relaxed);
 	atomic_store_explicit(&s->peer, peer, memory_order_relaxed);
@@ -93,10 +95,13 @@ static inline void state_owes(uint32_t npeers)
 	atomic_store_explicit(&rt.self->state.owes, npeers, memory_order_relaxed);
 }
 
-/* Once at MPI_Init: whether a progress thread runs this rank's engine. */
-static inline void state_strong(int strong)
+/* Once at MPI_Init: whether a progress thread runs this rank's engine,
+ * and whether several threads may call MPI at once. */
+static inline void state_strong(int strong, int threads)
 {
-	atomic_store_explicit(&rt.self->state.strong, strong != 0, memory_order_relaxed);
+	atomic_store_explicit(&rt.self->state.strong,
+			      (strong ? SHM_RANK_STRONG : 0) | (threads ? SHM_RANK_THREADS : 0),
+			      memory_order_relaxed);
 }
 
 #endif

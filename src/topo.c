@@ -1,12 +1,16 @@
 /*
- * Process topologies: MPI_Dims_create, the Cartesian calls, distributed
- * graphs, MPI_Topo_test, and the neighbours of a topology, which the
- * neighbourhood collectives (coll_neighbor.c) exchange with.
+ * Process topologies: MPI_Dims_create, the Cartesian calls, graphs,
+ * distributed graphs, MPI_Topo_test, MPI_Cart_map and MPI_Graph_map, and
+ * the neighbours of a topology, which the neighbourhood collectives
+ * (coll_neighbor.c) exchange with.
  *
  * A topology is a description hung on a new communicator (made like any
  * other: split of the old one).  Ranks are never reordered: the standard
- * allows keeping them, and on one node every placement is as good.
+ * allows keeping them, and on one node every placement is as good, so the
+ * mapping calls (MPI 3.1, section 7.5.8) give each process its own rank,
+ * or MPI_UNDEFINED past the processes the topology needs.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +32,8 @@ void topo_free(struct topo *t)
 	free(t->sourceweights);
 	free(t->destinations);
 	free(t->destweights);
+	free(t->index);
+	free(t->edges);
 	free(t);
 }
 
@@ -116,7 +122,8 @@ API(int, Dims_create, (int nnodes, int ndims, int dims[]))
 
 /* ---- Cartesian topologies ----------------------------------------------- */
 
-static struct topo *cart_of(MPI_Comm comm, const char *call, int *rc)
+/* The topology of kind `kind` of comm, or NULL with *rc raised. */
+static struct topo *topo_of(MPI_Comm comm, const char *call, int kind, int *rc)
 {
 	struct comm *c = comm_get(comm);
 
@@ -125,12 +132,69 @@ static struct topo *cart_of(MPI_Comm comm, const char *call, int *rc)
 		*rc = comm_err_invalid(comm, call);
 		return NULL;
 	}
-	if (!c->topo || c->topo->kind != MPI_CART) {
-		*rc = err_comm(comm, call, MPI_ERR_TOPOLOGY, "comm",
-			       "has no Cartesian topology");
+	if (!c->topo || c->topo->kind != kind) {
+		*rc = err_comm(comm, call, MPI_ERR_TOPOLOGY, "comm", "has no %s topology",
+			       kind == MPI_CART ? "Cartesian" :
+			       kind == MPI_GRAPH ? "graph" : "distributed graph");
 		return NULL;
 	}
 	return c->topo;
+}
+
+static struct topo *cart_of(MPI_Comm comm, const char *call, int *rc)
+{
+	return topo_of(comm, call, MPI_CART, rc);
+}
+
+/*
+ * The processes of p that a topology of n processes takes (MPI 3.1,
+ * section 7.5.1: the first n, keeping their ranks) get a new communicator
+ * with topology t, made by each of them (a NULL t there: out of memory),
+ * the others MPI_COMM_NULL; t is freed if it is not used.  Collective over
+ * p; MPI error class.
+ */
+static int topo_attach(struct comm *p, int n, struct topo *t, MPI_Comm *newcomm)
+{
+	int member = p->rank < n;
+	struct comm *c;
+	int rc = comm_split_internal(p, CALL_COMM_CREATE, member ? 0 : MPI_UNDEFINED,
+				     p->rank, &c);
+
+	if (rc != MPI_SUCCESS || (member && !t)) {
+		topo_free(t);
+		if (rc == MPI_SUCCESS)
+			comm_unref(c);
+		return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
+	}
+	if (c)
+		c->topo = t;
+	else
+		topo_free(t);
+	return comm_out(p, c, newcomm, 0);
+}
+
+/* The checks of a grid of ndims dims (periods) over the size processes of
+ * comm; *cells: how many processes it takes. */
+static int cart_check(MPI_Comm comm, const char *call, int size, int ndims,
+		      const int *dims, const int *periods, int *cells)
+{
+	long n = 1;
+
+	if (ndims < 0 || (ndims > 0 && (!dims || !periods)))
+		return err_comm(comm, call, MPI_ERR_ARG, ndims < 0 ? "ndims" : "dims",
+				"is invalid (ndims %d, or dims or periods NULL)", ndims);
+	for (int i = 0; i < ndims; i++) {
+		if (dims[i] <= 0)
+			return err_comm(comm, call, MPI_ERR_DIMS, "dims", "element %d is %d",
+					i, dims[i]);
+		n *= dims[i];
+		if (n > size)
+			return err_comm(comm, call, MPI_ERR_DIMS, "dims",
+					"the grid has more cells than the %d processes",
+					size);
+	}
+	*cells = (int)n;
+	return MPI_SUCCESS;
 }
 
 /* Coordinates of rank r in the grid (row-major: the last dimension varies
@@ -167,39 +231,45 @@ static struct topo *cart_new(int ndims, const int *dims, const int *periods, int
 API(int, Cart_create, (MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
 		       int reorder, MPI_Comm *comm_cart))
 {
-	struct comm *p = comm_get(comm_old), *c = NULL;
-	long cells = 1;
-	int rc;
+	struct comm *p = comm_get(comm_old);
+	int rc, cells;
 
 	runtime_check("MPI_Cart_create");
 	(void)reorder;
 	if (!p)
 		return comm_err_invalid(comm_old, "MPI_Cart_create");
-	if (ndims < 0 || (ndims > 0 && (!dims || !periods)) || !comm_cart)
-		return err_comm(comm_old, "MPI_Cart_create", MPI_ERR_ARG,
-				ndims < 0 ? "ndims" : !comm_cart ? "comm_cart" : "dims",
-				"is invalid");
-	for (int i = 0; i < ndims; i++) {
-		if (dims[i] <= 0)
-			return err_comm(comm_old, "MPI_Cart_create", MPI_ERR_DIMS, "dims",
-					"element %d is %d", i, dims[i]);
-		cells *= dims[i];
-		if (cells > p->size)
-			return err_comm(comm_old, "MPI_Cart_create", MPI_ERR_DIMS, "dims",
-					"the grid has more cells than the %d processes",
-					p->size);
-	}
-	rc = comm_split_internal(p, CALL_COMM_CREATE, p->rank < cells ? 0 : MPI_UNDEFINED,
-				 p->rank, &c);
+	if (p->remote)
+		return comm_err_inter(comm_old, "MPI_Cart_create", "comm_old");
+	if (!comm_cart)
+		return err_comm(comm_old, "MPI_Cart_create", MPI_ERR_ARG, "comm_cart",
+				"is NULL");
+	rc = cart_check(comm_old, "MPI_Cart_create", p->size, ndims, dims, periods, &cells);
 	if (rc != MPI_SUCCESS)
-		return err_comm(comm_old, "MPI_Cart_create", rc, NULL,
-				"cannot create the communicator");
-	if (c && !(c->topo = cart_new(ndims, dims, periods, c->rank))) {
-		comm_unref(c);
-		return err_comm(comm_old, "MPI_Cart_create", MPI_ERR_NO_MEM, NULL,
-				"out of memory");
-	}
-	return comm_out(p, c, comm_cart, 0);
+		return rc;
+	rc = topo_attach(p, cells, p->rank < cells ?
+			 cart_new(ndims, dims, periods, p->rank) : NULL, comm_cart);
+	return rc == MPI_SUCCESS ? rc :
+	       err_comm(comm_old, "MPI_Cart_create", rc, NULL,
+			"cannot create the communicator");
+}
+
+/* MPI 3.1, section 7.5.8: the identity mapping (see the top). */
+API(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[],
+		    int *newrank))
+{
+	struct comm *c = comm_get(comm);
+	int rc, cells;
+
+	runtime_check("MPI_Cart_map");
+	if (!c)
+		return comm_err_invalid(comm, "MPI_Cart_map");
+	if (!newrank)
+		return err_comm(comm, "MPI_Cart_map", MPI_ERR_ARG, "newrank", "is NULL");
+	rc = cart_check(comm, "MPI_Cart_map", c->size, ndims, dims, periods, &cells);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	*newrank = c->rank < cells ? c->rank : MPI_UNDEFINED;
+	return MPI_SUCCESS;
 }
 
 API(int, Cartdim_get, (MPI_Comm comm, int *ndims))
@@ -381,6 +451,232 @@ API(int, Topo_test, (MPI_Comm comm, int *status))
 	return MPI_SUCCESS;
 }
 
+/* ---- graphs ------------------------------------------------------------- */
+
+/*
+ * The checks of a graph of nnodes nodes (MPI 3.1, section 7.5.3) over the
+ * size processes of comm: index non-decreasing from 0, every edge a node.
+ * MPI names no class for a bad index or edge: MPI_ERR_ARG, as MPICH has it.
+ */
+static int graph_check(MPI_Comm comm, const char *call, int size, int nnodes,
+		       const int *index, const int *edges)
+{
+	int nedges = 0;
+
+	if (nnodes < 0 || nnodes > size)
+		return err_comm(comm, call, MPI_ERR_ARG, "nnodes",
+				"%d is not in [0, %d], the size of the communicator",
+				nnodes, size);
+	if (nnodes > 0 && !index)
+		return err_comm(comm, call, MPI_ERR_ARG, "index", "is NULL");
+	for (int i = 0; i < nnodes; nedges = index[i++])
+		if (index[i] < nedges)
+			return err_comm(comm, call, MPI_ERR_ARG, "index",
+					"entry %d (%d) is less than %s (%d)", i, index[i],
+					i ? "the one before" : "zero", nedges);
+	if (nedges > 0 && !edges)
+		return err_comm(comm, call, MPI_ERR_ARG, "edges", "is NULL");
+	for (int e = 0; e < nedges; e++)
+		if (edges[e] < 0 || edges[e] >= nnodes)
+			return err_comm(comm, call, MPI_ERR_ARG, "edges",
+					"entry %d (%d) is not a node of the graph (0 to %d)",
+					e, edges[e], nnodes - 1);
+	return MPI_SUCCESS;
+}
+
+static int edge_order(const void *a, const void *b)
+{
+	const int *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return (x[0] > y[0]) - (x[0] < y[0]);
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Whether the adjacency matrix of graph t is symmetric: each edge (u, v)
+ * as often as (v, u).  0 or 1, -ENOMEM. */
+static int graph_symmetric(const struct topo *t)
+{
+	int nedges = t->index[t->nnodes - 1], sym;
+	int *fwd = malloc(sizeof(int) * 2 * (size_t)(nedges + 1));
+	int *rev = malloc(sizeof(int) * 2 * (size_t)(nedges + 1));
+
+	if (!fwd || !rev) {
+		free(fwd);
+		free(rev);
+		return -ENOMEM;
+	}
+	for (int u = 0, e = 0; u < t->nnodes; u++)
+		for (; e < t->index[u]; e++) {
+			fwd[2 * e] = rev[2 * e + 1] = u;
+			fwd[2 * e + 1] = rev[2 * e] = t->edges[e];
+		}
+	qsort(fwd, (size_t)nedges, 2 * sizeof(int), edge_order);
+	qsort(rev, (size_t)nedges, 2 * sizeof(int), edge_order);
+	sym = !memcmp(fwd, rev, sizeof(int) * 2 * (size_t)nedges);
+	free(fwd);
+	free(rev);
+	return sym;
+}
+
+/* A graph topology of this (checked, nnodes > 0) graph; NULL when out of
+ * memory. */
+static struct topo *graph_new(int nnodes, const int *index, const int *edges)
+{
+	struct topo *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->kind = MPI_GRAPH;
+	t->nnodes = nnodes;
+	t->index = int_copy(index, nnodes);
+	t->edges = int_copy(edges, index[nnodes - 1]);
+	if (!t->index || !t->edges || (t->symmetric = graph_symmetric(t)) < 0) {
+		topo_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* The neighbours of node r of graph t: how many, from t->edges + *first. */
+static int graph_neighbors_of(const struct topo *t, int r, int *first)
+{
+	*first = r ? t->index[r - 1] : 0;
+	return t->index[r] - *first;
+}
+
+/* reorder may do nothing (see the top); nnodes 0 gives every process
+ * MPI_COMM_NULL. */
+API(int, Graph_create, (MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+			int reorder, MPI_Comm *comm_graph))
+{
+	const char *call = "MPI_Graph_create";
+	struct comm *p = comm_get(comm_old);
+	int rc;
+
+	runtime_check(call);
+	(void)reorder;
+	if (!p)
+		return comm_err_invalid(comm_old, call);
+	if (p->remote)
+		return comm_err_inter(comm_old, call, "comm_old");
+	if (!comm_graph)
+		return err_comm(comm_old, call, MPI_ERR_ARG, "comm_graph", "is NULL");
+	rc = graph_check(comm_old, call, p->size, nnodes, index, edges);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = topo_attach(p, nnodes, p->rank < nnodes ? graph_new(nnodes, index, edges) : NULL,
+			 comm_graph);
+	return rc == MPI_SUCCESS ? rc :
+	       err_comm(comm_old, call, rc, NULL, "cannot create the communicator");
+}
+
+API(int, Graphdims_get, (MPI_Comm comm, int *nnodes, int *nedges))
+{
+	struct topo *t;
+	int rc;
+
+	runtime_check("MPI_Graphdims_get");
+	if (!(t = topo_of(comm, "MPI_Graphdims_get", MPI_GRAPH, &rc)))
+		return rc;
+	if (!nnodes || !nedges)
+		return err_comm(comm, "MPI_Graphdims_get", MPI_ERR_ARG,
+				!nnodes ? "nnodes" : "nedges", "is NULL");
+	*nnodes = t->nnodes;
+	*nedges = t->index[t->nnodes - 1];
+	return MPI_SUCCESS;
+}
+
+API(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
+{
+	struct topo *t;
+	int rc, nedges;
+
+	runtime_check("MPI_Graph_get");
+	if (!(t = topo_of(comm, "MPI_Graph_get", MPI_GRAPH, &rc)))
+		return rc;
+	nedges = t->index[t->nnodes - 1];
+	if (maxindex < t->nnodes)
+		return err_comm(comm, "MPI_Graph_get", MPI_ERR_ARG, "maxindex",
+				"%d is less than the %d nodes", maxindex, t->nnodes);
+	if (maxedges < nedges)
+		return err_comm(comm, "MPI_Graph_get", MPI_ERR_ARG, "maxedges",
+				"%d is less than the %d edges", maxedges, nedges);
+	if (!index || (nedges > 0 && !edges))
+		return err_comm(comm, "MPI_Graph_get", MPI_ERR_ARG, !index ? "index" : "edges",
+				"is NULL");
+	memcpy(index, t->index, sizeof(int) * (size_t)t->nnodes);
+	memcpy(edges, t->edges, sizeof(int) * (size_t)nedges);
+	return MPI_SUCCESS;
+}
+
+/* The graph of comm, of which `rank` must be a node, or NULL. */
+static struct topo *graph_node(MPI_Comm comm, const char *call, int rank, int *rc)
+{
+	struct topo *t = topo_of(comm, call, MPI_GRAPH, rc);
+
+	if (t && (rank < 0 || rank >= t->nnodes)) {
+		*rc = err_comm(comm, call, MPI_ERR_RANK, "rank",
+			       "%d is not a node of the graph (0 to %d)", rank, t->nnodes - 1);
+		return NULL;
+	}
+	return t;
+}
+
+API(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int *nneighbors))
+{
+	struct topo *t;
+	int rc, first;
+
+	runtime_check("MPI_Graph_neighbors_count");
+	if (!(t = graph_node(comm, "MPI_Graph_neighbors_count", rank, &rc)))
+		return rc;
+	if (!nneighbors)
+		return err_comm(comm, "MPI_Graph_neighbors_count", MPI_ERR_ARG, "nneighbors",
+				"is NULL");
+	*nneighbors = graph_neighbors_of(t, rank, &first);
+	return MPI_SUCCESS;
+}
+
+API(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
+{
+	struct topo *t;
+	int rc, first, n;
+
+	runtime_check("MPI_Graph_neighbors");
+	if (!(t = graph_node(comm, "MPI_Graph_neighbors", rank, &rc)))
+		return rc;
+	n = graph_neighbors_of(t, rank, &first);
+	if (maxneighbors < n)
+		return err_comm(comm, "MPI_Graph_neighbors", MPI_ERR_ARG, "maxneighbors",
+				"%d is less than the %d neighbours of node %d", maxneighbors,
+				n, rank);
+	if (n > 0 && !neighbors)
+		return err_comm(comm, "MPI_Graph_neighbors", MPI_ERR_ARG, "neighbors",
+				"is NULL");
+	memcpy(neighbors, t->edges + first, sizeof(int) * (size_t)n);
+	return MPI_SUCCESS;
+}
+
+/* MPI 3.1, section 7.5.8: the identity mapping (see the top). */
+API(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[],
+		     int *newrank))
+{
+	struct comm *c = comm_get(comm);
+	int rc;
+
+	runtime_check("MPI_Graph_map");
+	if (!c)
+		return comm_err_invalid(comm, "MPI_Graph_map");
+	if (!newrank)
+		return err_comm(comm, "MPI_Graph_map", MPI_ERR_ARG, "newrank", "is NULL");
+	rc = graph_check(comm, "MPI_Graph_map", c->size, nnodes, index, edges);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	*newrank = c->rank < nnodes ? c->rank : MPI_UNDEFINED;
+	return MPI_SUCCESS;
+}
+
 /* ---- distributed graphs ------------------------------------------------- */
 
 static int dist_check_list(MPI_Comm comm, const char *call, const struct comm *c,
@@ -422,22 +718,6 @@ static struct topo *dist_new(int indeg, const int *src, const int *sw, int outde
 	return t;
 }
 
-/* A copy of p with topology t (collective); MPI error class. */
-static int topo_attach(struct comm *p, struct topo *t, MPI_Comm *newcomm)
-{
-	struct comm *c;
-	int rc = comm_split_internal(p, CALL_COMM_CREATE, 0, p->rank, &c);
-
-	if (rc != MPI_SUCCESS || !t) {
-		topo_free(t);
-		if (rc == MPI_SUCCESS)
-			comm_unref(c);
-		return rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM;
-	}
-	c->topo = t;
-	return comm_out(p, c, newcomm, 0);
-}
-
 API(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int sources[],
 				      const int *sourceweights, int outdegree,
 				      const int destinations[], const int *destweights,
@@ -459,7 +739,7 @@ API(int, Dist_graph_create_adjacent, (MPI_Comm comm_old, int indegree, const int
 	    (rc = dist_check_list(comm_old, call, p, outdegree, destinations, destweights,
 				  "destinations")) != MPI_SUCCESS)
 		return rc;
-	rc = topo_attach(p, dist_new(indegree, sources, sourceweights, outdegree,
+	rc = topo_attach(p, p->size, dist_new(indegree, sources, sourceweights, outdegree,
 				     destinations, destweights), comm_dist_graph);
 	return rc == MPI_SUCCESS ? rc :
 	       err_comm(comm_old, call, rc, NULL, "cannot create the communicator");
@@ -563,7 +843,7 @@ API(int, Dist_graph_create, (MPI_Comm comm_old, int n, const int sources[],
 		}
 	}
 	/* the collective step below must happen on every rank */
-	rc = topo_attach(p, rc == MPI_SUCCESS ?
+	rc = topo_attach(p, p->size, rc == MPI_SUCCESS ?
 			 dist_new(nin, src, weighted ? sw : MPI_UNWEIGHTED, nout, dst,
 				  weighted ? dw : MPI_UNWEIGHTED) : NULL, comm_dist_graph);
 out:
@@ -582,23 +862,6 @@ out:
 	       err_comm(comm_old, call, rc, NULL, "cannot create the communicator");
 }
 
-static struct topo *dist_of(MPI_Comm comm, const char *call, int *rc)
-{
-	struct comm *c = comm_get(comm);
-
-	*rc = MPI_SUCCESS;
-	if (!c) {
-		*rc = comm_err_invalid(comm, call);
-		return NULL;
-	}
-	if (!c->topo || c->topo->kind != MPI_DIST_GRAPH) {
-		*rc = err_comm(comm, call, MPI_ERR_TOPOLOGY, "comm",
-			       "has no distributed graph topology");
-		return NULL;
-	}
-	return c->topo;
-}
-
 API(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegree,
 				      int *weighted))
 {
@@ -606,7 +869,7 @@ API(int, Dist_graph_neighbors_count, (MPI_Comm comm, int *indegree, int *outdegr
 	int rc;
 
 	runtime_check("MPI_Dist_graph_neighbors_count");
-	if (!(t = dist_of(comm, "MPI_Dist_graph_neighbors_count", &rc)))
+	if (!(t = topo_of(comm, "MPI_Dist_graph_neighbors_count", MPI_DIST_GRAPH, &rc)))
 		return rc;
 	if (!indegree || !outdegree || !weighted)
 		return err_comm(comm, "MPI_Dist_graph_neighbors_count", MPI_ERR_ARG,
@@ -625,7 +888,7 @@ API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[],
 	int rc;
 
 	runtime_check("MPI_Dist_graph_neighbors");
-	if (!(t = dist_of(comm, "MPI_Dist_graph_neighbors", &rc)))
+	if (!(t = topo_of(comm, "MPI_Dist_graph_neighbors", MPI_DIST_GRAPH, &rc)))
 		return rc;
 	if (maxindegree < t->indegree || maxoutdegree < t->outdegree)
 		return err_comm(comm, "MPI_Dist_graph_neighbors", MPI_ERR_ARG,
@@ -649,8 +912,16 @@ API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[],
 int neighbors_of(const struct comm *c, struct neighbors *nb)
 {
 	const struct topo *t = c->topo;
+	int first;
 
 	memset(nb, 0, sizeof(*nb));
+	if (t->kind == MPI_GRAPH) {
+		if (!t->symmetric)
+			return -EINVAL;
+		nb->nin = nb->nout = graph_neighbors_of(t, c->rank, &first);
+		nb->in = nb->out = t->edges + first;
+		return 0;	/* tag 0: edges between two ranks keep their order */
+	}
 	if (t->kind == MPI_DIST_GRAPH) {
 		nb->nin = t->indegree;
 		nb->nout = t->outdegree;
@@ -663,13 +934,13 @@ int neighbors_of(const struct comm *c, struct neighbors *nb)
 	nb->send_tag = malloc(sizeof(int) * (size_t)(nb->nin + 1));
 	nb->recv_tag = malloc(sizeof(int) * (size_t)(nb->nin + 1));
 	if (!nb->in || !nb->send_tag || !nb->recv_tag)
-		return -1;
+		return -ENOMEM;
 	nb->out = nb->in;
 	for (int d = 0; d < t->ndims; d++) {
 		int *at = int_copy(t->coords, t->ndims), bad;
 
 		if (!at)
-			return -1;
+			return -ENOMEM;
 		at[d] = t->coords[d] - 1;
 		nb->in[2 * d] = cart_rank_of(t, at, &bad);
 		at[d] = t->coords[d] + 1;

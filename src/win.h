@@ -177,6 +177,7 @@ struct win {
 	int no_locks;
 	struct shm_rwlock_nodes lock_nodes;	/* the ranks' win_shm_rank.node */
 	uint32_t *wake_ids;	/* [size] waiters an unlock grants (rma_passive.c) */
+	int node_taken;		/* a thread of this rank waits on our node */
 	uint32_t held[WIN_HELD_MAX];	/* this rank's held[] as it stored it */
 	uint32_t held_more;
 	int npriv;		/* targets served by the private path */

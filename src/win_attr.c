@@ -17,31 +17,6 @@
 #include "runtime.h"
 #include "win.h"
 
-__attribute__((visibility("default")))
-int MPI_WIN_NULL_COPY_FN(MPI_Win win, int keyval, void *extra, void *in, void *out,
-			 int *flag)
-{
-	(void)win, (void)keyval, (void)extra, (void)in, (void)out;
-	*flag = 0;
-	return MPI_SUCCESS;
-}
-
-__attribute__((visibility("default")))
-int MPI_WIN_DUP_FN(MPI_Win win, int keyval, void *extra, void *in, void *out, int *flag)
-{
-	(void)win, (void)keyval, (void)extra;
-	*(void **)out = in;
-	*flag = 1;
-	return MPI_SUCCESS;
-}
-
-__attribute__((visibility("default")))
-int MPI_WIN_NULL_DELETE_FN(MPI_Win win, int keyval, void *value, void *extra)
-{
-	(void)win, (void)keyval, (void)value, (void)extra;
-	return MPI_SUCCESS;
-}
-
 API(int, Win_get_attr, (MPI_Win win, int win_keyval, void *attribute_val, int *flag))
 {
 	struct win *w;
@@ -84,6 +59,7 @@ static int win_predefined_keyval(int keyval)
 
 API(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val))
 {
+	char detail[64];
 	struct win *w;
 	int rc;
 
@@ -95,14 +71,15 @@ API(int, Win_set_attr, (MPI_Win win, int win_keyval, void *attribute_val))
 			       "%d is predefined and cannot be set", win_keyval);
 	rc = attr_set(ATTR_WIN, win, &w->attrs, win_keyval, attribute_val);
 	if (rc != MPI_SUCCESS)
-		return win_err(w, "MPI_Win_set_attr", rc, "win_keyval",
-			       rc == MPI_ERR_KEYVAL ? "%d is not a window keyval" :
-			       "keyval %d: the delete callback failed", win_keyval);
+		return win_err(w, "MPI_Win_set_attr", rc, "win_keyval", "%s",
+			       attr_err_detail(ATTR_WIN, rc, win_keyval, detail,
+					       sizeof(detail)));
 	return MPI_SUCCESS;
 }
 
 API(int, Win_delete_attr, (MPI_Win win, int win_keyval))
 {
+	char detail[64];
 	struct win *w;
 	int rc;
 
@@ -111,9 +88,9 @@ API(int, Win_delete_attr, (MPI_Win win, int win_keyval))
 		return rc;
 	rc = attr_delete(ATTR_WIN, win, &w->attrs, win_keyval);
 	if (rc != MPI_SUCCESS)
-		return win_err(w, "MPI_Win_delete_attr", rc, "win_keyval",
-			       rc == MPI_ERR_KEYVAL ? "%d is not a window keyval" :
-			       "keyval %d: the delete callback failed", win_keyval);
+		return win_err(w, "MPI_Win_delete_attr", rc, "win_keyval", "%s",
+			       attr_err_detail(ATTR_WIN, rc, win_keyval, detail,
+					       sizeof(detail)));
 	return MPI_SUCCESS;
 }
 
@@ -121,30 +98,16 @@ API(int, Win_create_keyval, (MPI_Win_copy_attr_function *win_copy_attr_fn,
 			     MPI_Win_delete_attr_function *win_delete_attr_fn,
 			     int *win_keyval, void *extra_state))
 {
-	int rc;
-
-	runtime_check("MPI_Win_create_keyval");
-	if (!win_keyval)
-		return err_comm(MPI_COMM_WORLD, "MPI_Win_create_keyval", MPI_ERR_ARG,
-				"win_keyval", "is NULL");
-	rc = attr_keyval_create(ATTR_WIN, (attr_copy_fn *)win_copy_attr_fn,
-				(attr_delete_fn *)win_delete_attr_fn, extra_state,
-				win_keyval);
-	return rc == MPI_SUCCESS ? rc :
-	       err_comm(MPI_COMM_WORLD, "MPI_Win_create_keyval", rc, NULL,
-			"out of memory");
+	return attr_keyval_create_call("MPI_Win_create_keyval", ATTR_WIN, "win_keyval",
+				       (attr_copy_fn *)win_copy_attr_fn,
+				       (attr_delete_fn *)win_delete_attr_fn, win_keyval,
+				       extra_state);
 }
 
 API(int, Win_free_keyval, (int *win_keyval))
 {
-	runtime_check("MPI_Win_free_keyval");
-	if (!win_keyval)
-		return err_comm(MPI_COMM_WORLD, "MPI_Win_free_keyval", MPI_ERR_ARG,
-				"win_keyval", "is NULL");
-	if (attr_keyval_free(ATTR_WIN, win_keyval) != MPI_SUCCESS)
-		return err_comm(MPI_COMM_WORLD, "MPI_Win_free_keyval", MPI_ERR_KEYVAL,
-				"win_keyval", "%d is not a window keyval", *win_keyval);
-	return MPI_SUCCESS;
+	return attr_keyval_free_call("MPI_Win_free_keyval", ATTR_WIN, "win_keyval",
+				     win_keyval);
 }
 
 API(int, Win_get_group, (MPI_Win win, MPI_Group *group))

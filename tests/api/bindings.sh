@@ -33,7 +33,7 @@ awk '/^type /{ if ($3 != 10 && $3 != 13) print $2 }' \
 	echo 'void shmpi_constants(void)'
 	echo '{'
 	sed 's/.*/	(void)(&);/' "$TMP/consts"
-	sed 's/.*/	(void)sizeof(\& *);/' "$TMP/types"
+	sed 's/.*/	(void)sizeof(& *);/' "$TMP/types"
 	echo '}'
 } >"$TMP/all.c"
 LC_ALL=C "$SHMCC" -c -o "$TMP/all.o" "$TMP/all.c" 2>"$TMP/cc.err"

@@ -8,31 +8,9 @@
  * (strong) or not (weak), and the error classes.
  *   coll_nb [test [weak|strong]]
  */
-#include "colltest.h"
+#include "nbutil.h"
 
 static int rank, size;
-
-static const int sizes[] = { 0, 1, 7, 3000, 40000 };
-#define NSIZES ((int)(sizeof(sizes) / sizeof(sizes[0])))
-
-/* Wait for req, computing a little and testing it now and then. */
-static void overlap_wait(MPI_Request *req)
-{
-	volatile double x = 1.0;
-	int flag = 0;
-
-	for (int k = 0; !flag; k++) {
-		for (int i = 0; i < 2000; i++)
-			x = x * 1.0000001 + 1e-9;
-		if (k % 3 == 0)
-			CHECK_MPI(MPI_Test(req, &flag, MPI_STATUS_IGNORE));
-		if (k > 200)
-			break;
-	}
-	if (!flag)
-		CHECK_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
-	CHECK(*req == MPI_REQUEST_NULL);
-}
 
 /* ---- each call on its own ------------------------------------------------ */
 
@@ -159,7 +137,7 @@ static void t_reduce(MPI_Comm comm, int all)
 		overlap_wait(&req);
 		CHECK_MPI(MPI_Op_create(affine_op, 0, &op));
 		for (int i = 0; (all || me == root) && i < cnt; i++) {
-			affine want = aff_all(n, i);
+			affine want = aff_range(0, n, i);
 
 			CHECK(out[i].a == want.a && out[i].b == want.b);
 		}
@@ -240,24 +218,15 @@ static void t_gather_scatter(MPI_Comm comm)
 		}
 	/* different types on the two sides: 6 ints against a vector element */
 	{
-		MPI_Datatype base, vec;
+		MPI_Datatype vec = pairs_type(3, 8);
 		int mine[6], *all = ints((size_t)n * 8, -1);
 
-		CHECK_MPI(MPI_Type_vector(3, 2, 3, MPI_INT, &base));
-		CHECK_MPI(MPI_Type_create_resized(base, 0, 8 * sizeof(int), &vec));
-		CHECK_MPI(MPI_Type_free(&base));
-		CHECK_MPI(MPI_Type_commit(&vec));
 		for (int i = 0; i < 6; i++)
 			mine[i] = val(me, i);
 		CHECK_MPI(MPI_Igather(mine, 6, MPI_INT, all, 1, vec, 0, comm, &req));
 		CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-		for (int r = 0; me == 0 && r < n; r++) {
-			const int *e = all + 8 * r;
-
-			CHECK(e[0] == val(r, 0) && e[1] == val(r, 1) && e[2] == -1 &&
-			      e[3] == val(r, 2) && e[4] == val(r, 3) && e[5] == -1 &&
-			      e[6] == val(r, 4) && e[7] == val(r, 5));
-		}
+		for (int r = 0; me == 0 && r < n; r++)
+			CHECK(pairs_hold(all + 8 * r, 3, 8, r, -1));
 		for (int i = 0; i < 6; i++)
 			mine[i] = 0;
 		CHECK_MPI(MPI_Iscatter(all, 1, vec, mine, 6, MPI_INT, 0, comm, &req));
@@ -294,14 +263,12 @@ static void t_allgather(MPI_Comm comm)
 	}
 	/* v: member r gives r * 3 + 1 ints, placed backwards with gaps */
 	for (int in_place = 0; in_place < 2; in_place++) {
-		int *counts = ints((size_t)n, 0), *displs = ints((size_t)n, 0), total = 0;
+		int *counts = ints((size_t)n, 0), *displs = ints((size_t)n, 0), total;
 		int *all, mine[64];
 
-		for (int r = n - 1; r >= 0; r--) {
+		for (int r = 0; r < n; r++)
 			counts[r] = r * 3 + 1;
-			displs[r] = total;
-			total += counts[r] + 2;
-		}
+		total = place_blocks(n, counts, displs, 1, 2);
 		all = ints((size_t)total, -4);
 		for (int i = 0; i < counts[me]; i++)
 			(in_place ? all + displs[me] : mine)[i] = val(me, i);
@@ -350,20 +317,14 @@ static void t_alltoall(MPI_Comm comm)
 	for (int in_place = 0; in_place < 2; in_place++) {
 		int *sc = ints((size_t)n, 0), *sd = ints((size_t)n, 0);
 		int *rc = ints((size_t)n, 0), *rd = ints((size_t)n, 0);
-		int stot = 0, rtot = 0, *snd, *rcv;
+		int *snd, *rcv;
 
 		for (int m = 0; m < n; m++) {
 			sc[m] = (me + m) % 3 * 2;
-			sd[m] = stot;
-			stot += sc[m] + 1;
-		}
-		for (int m = n - 1; m >= 0; m--) {
 			rc[m] = (m + me) % 3 * 2;
-			rd[m] = rtot;
-			rtot += rc[m] + 1;
 		}
-		snd = ints((size_t)stot, 0);
-		rcv = ints((size_t)rtot, -8);
+		snd = ints((size_t)place_blocks(n, sc, sd, 0, 1), 0);
+		rcv = ints((size_t)place_blocks(n, rc, rd, 1, 1), -8);
 		for (int m = 0; m < n; m++)
 			for (int i = 0; i < sc[m]; i++) {
 				if (in_place)
@@ -388,25 +349,16 @@ static void t_alltoall(MPI_Comm comm)
 	}
 	/* a vector type on the receiving side */
 	{
-		MPI_Datatype base, vec;
+		MPI_Datatype vec = pairs_type(2, 6);
 		int *snd = ints((size_t)n * 4, 0), *rcv = ints((size_t)n * 6, -9);
 
-		CHECK_MPI(MPI_Type_vector(2, 2, 3, MPI_INT, &base));
-		CHECK_MPI(MPI_Type_create_resized(base, 0, 6 * sizeof(int), &vec));
-		CHECK_MPI(MPI_Type_free(&base));
-		CHECK_MPI(MPI_Type_commit(&vec));
 		for (int m = 0; m < n; m++)
 			for (int i = 0; i < 4; i++)
 				snd[m * 4 + i] = val(me * n + m, i);
 		CHECK_MPI(MPI_Ialltoall(snd, 4, MPI_INT, rcv, 1, vec, comm, &req));
 		CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-		for (int m = 0; m < n; m++) {
-			const int *e = rcv + 6 * m;
-
-			CHECK(e[0] == val(m * n + me, 0) && e[1] == val(m * n + me, 1) &&
-			      e[2] == -9 && e[3] == val(m * n + me, 2) &&
-			      e[4] == val(m * n + me, 3) && e[5] == -9);
-		}
+		for (int m = 0; m < n; m++)
+			CHECK(pairs_hold(rcv + 6 * m, 2, 6, m * n + me, -9));
 		CHECK_MPI(MPI_Type_free(&vec));
 		free(snd);
 		free(rcv);
@@ -499,57 +451,6 @@ static void many_check(struct many *m, int round)
 	free(m->a2r);
 }
 
-/* Complete the requests in the way `how` says. */
-static void many_complete(struct many *m, int how)
-{
-	int left = NREQ, idx, flag;
-
-	switch (how) {
-	case 0:	/* Waitall */
-		CHECK_MPI(MPI_Waitall(NREQ, m->req, MPI_STATUSES_IGNORE));
-		break;
-	case 1:	/* Wait, in reverse order of starting */
-		for (int i = NREQ - 1; i >= 0; i--)
-			CHECK_MPI(MPI_Wait(&m->req[i], MPI_STATUS_IGNORE));
-		break;
-	case 2:	/* Waitany until none is left */
-		while (left) {
-			CHECK_MPI(MPI_Waitany(NREQ, m->req, &idx, MPI_STATUS_IGNORE));
-			if (idx == MPI_UNDEFINED)
-				break;
-			CHECK(m->req[idx] == MPI_REQUEST_NULL);
-			left--;
-		}
-		break;
-	case 3:	/* Test loops, computing between, from the last one */
-		for (int i = NREQ - 1; i >= 0; i--)
-			do {
-				volatile double x = 0;
-
-				for (int k = 0; k < 1000; k++)
-					x += k * 0.5;
-				CHECK_MPI(MPI_Test(&m->req[i], &flag, MPI_STATUS_IGNORE));
-			} while (!flag);
-		break;
-	case 4:	/* Testall loop */
-		do
-			CHECK_MPI(MPI_Testall(NREQ, m->req, &flag, MPI_STATUSES_IGNORE));
-		while (!flag);
-		break;
-	default: /* Waitsome until none is left */
-		while (left > 0) {
-			int out, idxs[NREQ];
-
-			CHECK_MPI(MPI_Waitsome(NREQ, m->req, &out, idxs,
-					       MPI_STATUSES_IGNORE));
-			CHECK(out != MPI_UNDEFINED && out > 0);
-			left -= out;
-		}
-	}
-	for (int i = 0; i < NREQ; i++)
-		CHECK(m->req[i] == MPI_REQUEST_NULL);
-}
-
 static void test_overlap(void)
 {
 	struct many m[2];
@@ -560,8 +461,8 @@ static void test_overlap(void)
 		/* two rounds outstanding together, completed newest first */
 		many_start(&m[0], how);
 		many_start(&m[1], how + 10);
-		many_complete(&m[1], how);
-		many_complete(&m[0], (how + 2) % 6);
+		complete_all(m[1].req, NREQ, how);
+		complete_all(m[0].req, NREQ, (how + 2) % 6);
 		many_check(&m[1], how + 10);
 		many_check(&m[0], how);
 	}
@@ -621,14 +522,8 @@ static void test_mixed(void)
 /* Which progress the job runs under: the script says (argv[2]). */
 static int strong;
 
-/*
- * Everybody starts a large broadcast from rank 1 and a barrier; then every
- * rank but 0 computes outside MPI until rank 0 says (through shared memory)
- * that it is done.  Strong progress: rank 0's operations complete while the
- * others compute (the root's progress thread pushes the data, the others'
- * relay it).  Weak progress: rank 0's broadcast cannot complete - the data
- * sits with the root until it calls MPI - however often rank 0 tests.
- */
+/* A large broadcast from rank 1 while rank 0 waits and the others compute
+ * outside MPI (nbutil.h). */
 static void test_outside(void)
 {
 	int *b = ints(BIGN * 2, -1);
@@ -640,7 +535,7 @@ static void test_outside(void)
 		b[i] = val(1, i);
 	CHECK_MPI(MPI_Ibcast(b, BIGN * 2, MPI_INT, 1, MPI_COMM_WORLD, &req[0]));
 	CHECK_MPI(MPI_Ibarrier(MPI_COMM_WORLD, &req[1]));
-	outside_end(&o, strong, 2, req);
+	outside_end(&o, strong ? "strong" : "weak", 2, req);
 	for (int i = 0; i < BIGN * 2; i++)
 		CHECK(b[i] == val(1, i));
 	free(b);
@@ -675,9 +570,6 @@ static void test_watch(void)
 }
 
 /* ---- errors -------------------------------------------------------------- */
-
-/* The call returns class `want` and leaves the request req alone. */
-#define EXPECT_ERR(want, call) TU_EXPECT_REQ_ERR(want, req, call)
 
 static void test_errors(void)
 {
@@ -756,17 +648,6 @@ static void test_errors(void)
 	EXPECT_ERR(MPI_ERR_COMM, MPI_Iallreduce(a, b, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL,
 						&req));
 	CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
-	/* intracommunicators only */
-	if (size >= 2) {
-		MPI_Comm half, inter;
-
-		halves(&half, &inter);
-		CHECK_MPI(MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN));
-		EXPECT_ERR(MPI_ERR_COMM, MPI_Ibarrier(inter, &req));
-		EXPECT_ERR(MPI_ERR_COMM, MPI_Ibcast(a, 1, MPI_INT, 0, inter, &req));
-		CHECK_MPI(MPI_Comm_free(&inter));
-		CHECK_MPI(MPI_Comm_free(&half));
-	}
 	/* nothing changed: the next collectives match on every rank */
 	CHECK_MPI(MPI_Iallreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, comm, &req));
 	CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));

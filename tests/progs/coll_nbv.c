@@ -13,7 +13,7 @@
  * compute outside MPI; under weak progress they cannot.
  *   coll_nbv [test [weak|strong]]
  */
-#include "colltest.h"
+#include "nbutil.h"
 
 static int rank, size;
 
@@ -30,9 +30,6 @@ static void finish(MPI_Request *req, int how)
 	}
 	CHECK(*req == MPI_REQUEST_NULL);
 }
-
-static const int sizes[] = { 0, 1, 7, 5000 };
-#define NSIZES ((int)(sizeof(sizes) / sizeof(sizes[0])))
 
 /* ---- scan and exscan -------------------------------------------------------- */
 
@@ -88,7 +85,7 @@ static void t_scan(MPI_Comm comm)
 		CHECK_MPI(MPI_Op_free(&op));	/* the operation keeps it */
 		finish(&req, ex);
 		for (int i = 0; i < cnt && (!ex || me > 0); i++) {
-			affine want = aff_all(me + !ex, i);
+			affine want = aff_range(0, me + !ex, i);
 
 			CHECK(out[i].a == want.a && out[i].b == want.b);
 		}
@@ -183,7 +180,7 @@ static void t_reduce_scatter(MPI_Comm comm)
 			CHECK_MPI(MPI_Ireduce_scatter(in, out, counts, pair, op, comm, &req));
 		finish(&req, block);
 		for (int k = 0; k < mine; k++) {
-			affine want = aff_all(n, at + k);
+			affine want = aff_range(0, n, at + k);
 
 			CHECK(out[k].a == want.a && out[k].b == want.b);
 		}
@@ -657,7 +654,7 @@ static void test_outside(void)
 	CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &fresh, &req[0]));
 	if (rank != 0)
 		outside_arrive(&o);
-	outside_end(&o, strong, 3, req);
+	outside_end(&o, strong ? "strong" : "weak", 3, req);
 	for (int i = 0; i < N; i++) {
 		int want = 0;
 
@@ -676,9 +673,6 @@ static void test_outside(void)
 }
 
 /* ---- errors ------------------------------------------------------------------ */
-
-/* The call returns class `want` and leaves the request req alone. */
-#define EXPECT_ERR(want, call) TU_EXPECT_REQ_ERR(want, req, call)
 
 static void test_errors(void)
 {

@@ -1,5 +1,6 @@
 /*
- * Every predefined op on every predefined type it applies to, through
+ * Every predefined op on every predefined type it applies to (the C ones,
+ * and the Fortran and C++ ones usable from C), through
  * MPI_Allreduce, MPI_Reduce and MPI_Scan: the result must equal the
  * reduction computed locally, in rank order, with MPI_Reduce_local (whose
  * kernels tests/progs/op_reduce.c checks against hand-computed values).
@@ -24,17 +25,30 @@ static void fill(MPI_Datatype t, int r, int n, void *buf)
 		long v = (r * 3 + i * 7) % 5 + 1 - (i % 3 == 0 && r % 2);
 		char *p = (char *)buf + (size_t)i * (size_t)tsize;
 
-		if (t == MPI_FLOAT) *(float *)p = (float)v;
-		else if (t == MPI_DOUBLE) *(double *)p = (double)v;
+		if (t == MPI_FLOAT || t == MPI_REAL || t == MPI_REAL4)
+			*(float *)p = (float)v;
+		else if (t == MPI_DOUBLE || t == MPI_DOUBLE_PRECISION || t == MPI_REAL8)
+			*(double *)p = (double)v;
 		else if (t == MPI_LONG_DOUBLE) *(long double *)p = (long double)v;
-		else if (t == MPI_C_FLOAT_COMPLEX) *(float _Complex *)p = (float)v;
-		else if (t == MPI_C_DOUBLE_COMPLEX) *(double _Complex *)p = (double)v;
-		else if (t == MPI_C_LONG_DOUBLE_COMPLEX) *(long double _Complex *)p = (long double)v;
-		else if (t == MPI_C_BOOL) *(bool *)p = v % 2;
+		else if (t == MPI_C_FLOAT_COMPLEX || t == MPI_COMPLEX || t == MPI_COMPLEX8 ||
+			 t == MPI_CXX_FLOAT_COMPLEX)
+			*(float _Complex *)p = (float)v;
+		else if (t == MPI_C_DOUBLE_COMPLEX || t == MPI_DOUBLE_COMPLEX ||
+			 t == MPI_COMPLEX16 || t == MPI_CXX_DOUBLE_COMPLEX)
+			*(double _Complex *)p = (double)v;
+		else if (t == MPI_C_LONG_DOUBLE_COMPLEX || t == MPI_CXX_LONG_DOUBLE_COMPLEX)
+			*(long double _Complex *)p = (long double)v;
+#if defined(__SIZEOF_FLOAT128__) && defined(SHMPI)	/* gfortran's REAL(16) */
+		else if (t == MPI_REAL16) *(__float128 *)p = v;
+		else if (t == MPI_COMPLEX32) *(__float128 *)p = v, ((__float128 *)p)[1] = 0;
+#endif
+		else if (t == MPI_C_BOOL || t == MPI_CXX_BOOL) *(bool *)p = v % 2;
 		else {
 			uint64_t u = (uint64_t)v;
 
-			memcpy(p, &u, (size_t)tsize);	/* little-endian integers */
+			memset(p, 0, (size_t)tsize);
+			memcpy(p, &u, (size_t)tsize < sizeof(u) ? (size_t)tsize : sizeof(u));
+			/* little-endian integers (a 16-byte one is small too) */
 		}
 	}
 }
@@ -52,7 +66,7 @@ static int same(MPI_Datatype t, const void *a, const void *b, int n)
 		if (t == MPI_LONG_DOUBLE) {
 			if (*(const long double *)p != *(const long double *)q)
 				return 0;
-		} else if (t == MPI_C_LONG_DOUBLE_COMPLEX) {
+		} else if (t == MPI_C_LONG_DOUBLE_COMPLEX || t == MPI_CXX_LONG_DOUBLE_COMPLEX) {
 			if (*(const long double _Complex *)p != *(const long double _Complex *)q)
 				return 0;
 		} else if (memcmp(p, q, (size_t)tsize) != 0) {
@@ -72,6 +86,21 @@ int main(int argc, char **argv)
 		MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T,
 		MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_C_FLOAT_COMPLEX,
 		MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX, MPI_WCHAR,
+		/* Fortran and C++ (MPI 3.1, Annex A.1.1) */
+		MPI_INTEGER, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8,
+		MPI_REAL, MPI_REAL4, MPI_DOUBLE_PRECISION, MPI_REAL8, MPI_COMPLEX,
+		MPI_COMPLEX8, MPI_DOUBLE_COMPLEX, MPI_COMPLEX16, MPI_LOGICAL,
+		MPI_CHARACTER, MPI_CXX_BOOL, MPI_CXX_FLOAT_COMPLEX,
+		MPI_CXX_DOUBLE_COMPLEX, MPI_CXX_LONG_DOUBLE_COMPLEX,
+#ifdef MPI_LOGICAL1	/* MPICH 4.0.2 lacks them */
+		MPI_LOGICAL1, MPI_LOGICAL2, MPI_LOGICAL4, MPI_LOGICAL8,
+#endif
+#ifdef MPI_INTEGER16	/* optional */
+		MPI_INTEGER16,
+#endif
+#if defined(__SIZEOF_FLOAT128__) && defined(SHMPI)
+		MPI_REAL16, MPI_COMPLEX32,
+#endif
 	};
 	static const MPI_Op ops[] = { MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND,
 				      MPI_BAND, MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR };

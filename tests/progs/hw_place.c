@@ -91,12 +91,26 @@ int main(int argc, char **argv)
 	}
 	if (argc > 3 && strcmp(argv[3], "mpit") == 0) {
 		MPI_T_cvar_handle h;
-		int provided, i, count;
+		MPI_T_enum en;
+		char item[64];
+		int provided, i, count, n, v = -1;
 
+		/* an enumerated knob: the value of the item named `want` */
 		CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
 		CHECK_MPI(MPI_T_cvar_get_index("SHMPI_NUMA", &i));
+		CHECK_MPI(MPI_T_cvar_get_info(i, NULL, NULL, NULL, NULL, &en, NULL, NULL, NULL,
+					      NULL));
+		CHECK_MPI(MPI_T_enum_get_info(en, &n, NULL, NULL));
+		for (int k = 0; k < n && v < 0; k++) {
+			int len = sizeof(item), value;
+
+			CHECK_MPI(MPI_T_enum_get_item(en, k, &value, item, &len));
+			if (strcmp(item, want) == 0)
+				v = value;
+		}
+		CHECK(v >= 0);
 		CHECK_MPI(MPI_T_cvar_handle_alloc(i, NULL, &h, &count));
-		CHECK_MPI(MPI_T_cvar_write(h, want));
+		CHECK_MPI(MPI_T_cvar_write(h, &v));
 		CHECK_MPI(MPI_T_cvar_handle_free(&h));
 		CHECK_MPI(MPI_T_finalize());
 	}

@@ -6,17 +6,7 @@
  * create, free, and the error classes.
  *   inter a [test]	(test "fatal": a bad root under MPI_ERRORS_ARE_FATAL)
  */
-#include "testutil.h"
-
-static int rank, size, a;	/* job rank and size, size of group A */
-static int in_a, lrank, lsize, rsize;	/* this process's side */
-static MPI_Comm local, inter;
-
-/* The job rank of rank r of group A or B. */
-static int world_of(int in_group_a, int r)
-{
-	return in_group_a ? r : a + r;
-}
+#include "interutil.h"
 
 /* Whether comm's remote group is the other group, in order. */
 static int remote_is_other(MPI_Comm comm)
@@ -206,15 +196,6 @@ static void test_barrier(void)
 	}
 	CHECK_MPI(MPI_Win_unlock_all(win));
 	CHECK_MPI(MPI_Win_free(&win));
-}
-
-/* root of the call on this side: MPI_ROOT, MPI_PROC_NULL or the remote
- * rank root_rank when the root is rank root_rank of group A (from_a) or B */
-static int root_arg(int from_a, int root_rank)
-{
-	if (from_a != in_a)
-		return root_rank;
-	return lrank == root_rank ? MPI_ROOT : MPI_PROC_NULL;
 }
 
 static void test_rooted(void)
@@ -651,17 +632,7 @@ int main(int argc, char **argv)
 	const char *which = argc > 2 ? argv[2] : "all";
 
 	tu_init(&argc, &argv);
-	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	a = argc > 1 ? atoi(argv[1]) : size / 2;
-	CHECK(a >= 1 && a < size && size <= 256);
-	in_a = rank < a;
-	lrank = in_a ? rank : rank - a;
-	lsize = in_a ? a : size - a;
-	rsize = size - lsize;
-	CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, in_a, rank, &local));
-	/* leaders: rank 0 of each side, job ranks 0 and a */
-	CHECK_MPI(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, in_a ? a : 0, 42, &inter));
+	inter_begin(argc > 1 ? argv[1] : NULL);
 	if (!strcmp(which, "fatal")) {
 		/* the default handler ends the job, the class as exit status */
 		int x = 0;
@@ -677,8 +648,7 @@ int main(int argc, char **argv)
 	TU_RUN("merge", test_merge);
 	TU_RUN("dup_split", test_dup_split);
 	TU_RUN("errors", test_errors);
-	CHECK_MPI(MPI_Comm_free(&inter));
-	CHECK_MPI(MPI_Comm_free(&local));
+	inter_end();
 	MPI_Finalize();
 	return 0;
 }

@@ -1,8 +1,10 @@
 /*
  * The MPI_T control variables: one per knob, readable before MPI_Init and
- * after it, the writable ones changing the library at once.
- *   mpit_cvars    rank 0 prints "cvar NAME int|char rw|ro VALUE" for every
- *                 variable; at 2 ranks they then check the effects below
+ * after it, the writable ones changing the library at once; a knob that
+ * takes one of a fixed set of values is an MPI_INT named by an enumeration.
+ *   mpit_cvars    rank 0 prints "cvar NAME int|enum|char rw|ro VALUE" for
+ *                 every variable (an enumeration's value by its item's
+ *                 name); at 2 ranks they then check the effects below
  * Effects: a blocked MPI_Barrier that waits 30 ms for a late peer sleeps on a
  * futex (a voluntary context switch of this thread) when its spin count is
  * 0, and, in some round of three, never sleeps when it is 10^9; which of the
@@ -50,17 +52,57 @@ static void write_int(const char *name, int v)
 	CHECK(h == MPI_T_CVAR_HANDLE_NULL);
 }
 
-static void write_str(const char *name, const char *v)
+static MPI_T_enum cvar_enum(const char *name)
 {
-	char got[1024];
-	int count;
-	MPI_T_cvar_handle h = cvar_handle(name, &count);
+	MPI_Datatype dt;
+	MPI_T_enum en;
 
-	CHECK(count > 1 && count <= (int)sizeof(got));
-	CHECK_MPI(MPI_T_cvar_write(h, v));
-	CHECK_MPI(MPI_T_cvar_read(h, got));
-	CHECK(strcmp(got, v) == 0);
-	CHECK_MPI(MPI_T_cvar_handle_free(&h));
+	CHECK_MPI(MPI_T_cvar_get_info(cvar_index(name), NULL, NULL, NULL, &dt, &en, NULL,
+				      NULL, NULL, NULL));
+	CHECK(dt == MPI_INT && en != MPI_T_ENUM_NULL);
+	return en;
+}
+
+/* The value of the item of en called item (-1: none). */
+static int enum_value(MPI_T_enum en, const char *item)
+{
+	char name[64];
+	int n, value;
+
+	CHECK_MPI(MPI_T_enum_get_info(en, &n, NULL, NULL));
+	for (int i = 0; i < n; i++) {
+		int len = sizeof(name);
+
+		CHECK_MPI(MPI_T_enum_get_item(en, i, &value, name, &len));
+		if (strcmp(name, item) == 0)
+			return value;
+	}
+	return -1;
+}
+
+/* The name of en's item of that value. */
+static void enum_name(MPI_T_enum en, int value, char *out, int len)
+{
+	int n, v;
+
+	CHECK_MPI(MPI_T_enum_get_info(en, &n, NULL, NULL));
+	for (int i = 0; i < n; i++) {
+		int l = len;
+
+		CHECK_MPI(MPI_T_enum_get_item(en, i, &v, out, &l));
+		if (v == value)
+			return;
+	}
+	CHECK(!"a value no item names");
+}
+
+/* Write the enumerated knob `name` to its item `item`. */
+static void write_enum(const char *name, const char *item)
+{
+	int v = enum_value(cvar_enum(name), item);
+
+	CHECK(v >= 0);
+	write_int(name, v);
 }
 
 /* Every variable: its info, index and value. */
@@ -83,17 +125,21 @@ static void list_all(void)
 		CHECK_MPI(MPI_T_cvar_get_info(i, name, &name_len, &verb, &dt, &en, desc,
 					      &desc_len, &bind, &scope));
 		CHECK((int)strlen(name) + 1 == name_len && strlen(desc) > 10);
-		CHECK(en == MPI_T_ENUM_NULL && bind == MPI_T_BIND_NO_OBJECT);
+		CHECK(bind == MPI_T_BIND_NO_OBJECT);
+		CHECK(en == MPI_T_ENUM_NULL || dt == MPI_INT);
 		CHECK(scope == MPI_T_SCOPE_LOCAL || scope == MPI_T_SCOPE_READONLY);
 		CHECK(cvar_index(name) == i);
 		CHECK_MPI(MPI_T_cvar_handle_alloc(i, NULL, &h, &count));
 		CHECK_MPI(MPI_T_cvar_read(h, value));
-		if (dt == MPI_INT)
+		if (en != MPI_T_ENUM_NULL)
+			enum_name(en, *(int *)(void *)value, value, (int)sizeof(value));
+		else if (dt == MPI_INT)
 			snprintf(value, sizeof(value), "%d", *(int *)(void *)value);
 		else
 			CHECK(dt == MPI_CHAR && count > 1);
 		if (tu_rank <= 0)
-			printf("cvar %s %s %s %s\n", name, dt == MPI_INT ? "int" : "char",
+			printf("cvar %s %s %s %s\n", name,
+			       en != MPI_T_ENUM_NULL ? "enum" : dt == MPI_INT ? "int" : "char",
 			       scope == MPI_T_SCOPE_LOCAL ? "rw" : "ro", value);
 		CHECK_MPI(MPI_T_cvar_handle_free(&h));
 	}
@@ -102,7 +148,9 @@ static void list_all(void)
 static void errors(void)
 {
 	MPI_T_cvar_handle h, stale;
-	int count, i, v = -1;
+	MPI_T_enum en;
+	char name[64];
+	int count, i, v, len = sizeof(name);
 
 	CHECK(MPI_T_cvar_get_index("SHMPI_NO_SUCH", &i) == MPI_T_ERR_INVALID_NAME);
 	CHECK(MPI_T_cvar_get_info(-1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
@@ -110,12 +158,15 @@ static void errors(void)
 	CHECK(MPI_T_cvar_handle_alloc(1 << 20, NULL, &h, &count) == MPI_T_ERR_INVALID_INDEX);
 	/* MPI_Init has used it: too late */
 	h = cvar_handle("SHMPI_PROGRESS", &count);
-	CHECK(MPI_T_cvar_write(h, "strong") == MPI_T_ERR_CVAR_SET_NOT_NOW);
+	v = enum_value(cvar_enum("SHMPI_PROGRESS"), "strong");
+	CHECK(MPI_T_cvar_write(h, &v) == MPI_T_ERR_CVAR_SET_NOT_NOW);
 	CHECK_MPI(MPI_T_cvar_handle_free(&h));
 	/* shmrun laid the job out with it */
 	h = cvar_handle("SHMPI_CHANNEL_BYTES", &count);
-	CHECK(MPI_T_cvar_write(h, "8k") == MPI_T_ERR_CVAR_SET_NEVER);
+	v = enum_value(cvar_enum("SHMPI_CHANNEL_BYTES"), "8k");
+	CHECK(MPI_T_cvar_write(h, &v) == MPI_T_ERR_CVAR_SET_NEVER);
 	CHECK_MPI(MPI_T_cvar_handle_free(&h));
+	v = -1;
 	h = cvar_handle("SHMPI_SPINS", &count);
 	CHECK_MPI(MPI_T_cvar_read(h, &i));
 	CHECK(MPI_T_cvar_write(h, &v) == MPI_T_ERR_INVALID);
@@ -124,9 +175,25 @@ static void errors(void)
 	stale = h;
 	CHECK_MPI(MPI_T_cvar_handle_free(&h));
 	CHECK(MPI_T_cvar_read(stale, &v) == MPI_T_ERR_INVALID_HANDLE);
+	/* an enumerated knob takes the values of its items only */
 	h = cvar_handle("SHMPI_NUMA", &count);
-	CHECK(MPI_T_cvar_write(h, "far") == MPI_T_ERR_INVALID);
+	CHECK_MPI(MPI_T_cvar_read(h, &i));
+	for (v = -1; v <= 4; v += 5)
+		CHECK(MPI_T_cvar_write(h, &v) == MPI_T_ERR_INVALID);
+	CHECK_MPI(MPI_T_cvar_read(h, &v));
+	CHECK(v == i);
 	CHECK_MPI(MPI_T_cvar_handle_free(&h));
+	/* the enumerations: a handle of ours, items in range */
+	en = cvar_enum("SHMPI_NUMA");
+	CHECK_MPI(MPI_T_enum_get_info(en, &count, name, &len));
+	CHECK(count == 4 && strcmp(name, "SHMPI_NUMA") == 0 && len == 11);
+	CHECK(enum_value(en, "interleave") == 1);
+	CHECK(MPI_T_enum_get_item(en, 4, &v, NULL, NULL) == MPI_T_ERR_INVALID_ITEM);
+	CHECK(MPI_T_enum_get_item(en, -1, &v, NULL, NULL) == MPI_T_ERR_INVALID_ITEM);
+	CHECK(MPI_T_enum_get_info(MPI_T_ENUM_NULL, &count, NULL, NULL) ==
+	      MPI_T_ERR_INVALID_HANDLE);
+	CHECK(MPI_T_enum_get_item((MPI_T_enum)&en, 0, &v, NULL, NULL) ==
+	      MPI_T_ERR_INVALID_HANDLE);
 }
 
 static long voluntary_switches(void)
@@ -168,16 +235,16 @@ static int always_sleeps(void)
 static void effects(void)
 {
 	write_int("SHMPI_SPINS", 0);
-	write_str("SHMPI_OVERSUBSCRIBED", "no");
+	write_enum("SHMPI_OVERSUBSCRIBED", "no");
 	CHECK(always_sleeps());
 	write_int("SHMPI_SPINS", 1000000000);
 	CHECK(!always_sleeps());
 	write_int("SHMPI_SPINS_OVERSUBSCRIBED", 0);
-	write_str("SHMPI_OVERSUBSCRIBED", "yes");
+	write_enum("SHMPI_OVERSUBSCRIBED", "yes");
 	CHECK(always_sleeps());
-	write_str("SHMPI_OVERSUBSCRIBED", "no");
+	write_enum("SHMPI_OVERSUBSCRIBED", "no");
 	CHECK(!always_sleeps());
-	write_str("SHMPI_OVERSUBSCRIBED", "auto");
+	write_enum("SHMPI_OVERSUBSCRIBED", "auto");
 	write_int("SHMPI_SPINS", 4000);
 }
 
@@ -201,7 +268,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "preinit") == 0) {
 		CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
-		write_str("SHMPI_PROGRESS", "strong");
+		write_enum("SHMPI_PROGRESS", "strong");
 		write_int("SHMRUN_REPORT_BINDINGS", 1);
 		tu_init(&argc, &argv);
 		CHECK(progress_mode_is("strong"));

@@ -1,6 +1,7 @@
 /*
  * Reduction ops through MPI_Reduce_local: every predefined op on every
- * predefined type, against results computed here, MPI_ERR_OP exactly where
+ * predefined type (the C ones, and the Fortran and C++ ones usable from C,
+ * with gfortran's and g++'s layouts), against results computed here, MPI_ERR_OP exactly where
  * MPI-3.1 5.9.2 leaves a pair undefined; derived types; MAXLOC/MINLOC ties;
  * user ops (order of a non-commutative op, the datatype and length they
  * get); MPI_Op_create/free/commutative and the error classes.  Every rank
@@ -106,7 +107,8 @@ static void reduce(const void *in, void *io, size_t bytes, MPI_Datatype t, MPI_O
 				want[i] = op == MPI_MAX ? (a > b ? a : b) :    \
 					  op == MPI_MIN ? (a < b ? a : b) :    \
 					  op == MPI_SUM ? (T)((U)a + (U)b) :   \
-					  op == MPI_PROD ? (T)(U)((unsigned long long)(U)a * (U)b) : \
+					  op == MPI_PROD ? (T)(sizeof(U) > 8 ? (U)a * (U)b : \
+						 (U)((unsigned long long)(U)a * (U)b)) : \
 					  op == MPI_LAND ? (T)(a && b) :       \
 					  op == MPI_LOR ? (T)(a || b) :        \
 					  op == MPI_LXOR ? (T)(!a != !b) :     \
@@ -139,6 +141,9 @@ INT_TEST(u8, uint8_t, uint8_t)
 INT_TEST(u16, uint16_t, uint16_t)
 INT_TEST(u32, uint32_t, uint32_t)
 INT_TEST(u64, uint64_t, uint64_t)
+#ifdef __SIZEOF_INT128__
+INT_TEST(i128, __int128, unsigned __int128)
+#endif
 
 /* Floating point: halves of small integers, so every result is exact. */
 #define FLOAT_TEST(sfx, T)                                                     \
@@ -167,6 +172,9 @@ INT_TEST(u64, uint64_t, uint64_t)
 FLOAT_TEST(float, float)
 FLOAT_TEST(double, double)
 FLOAT_TEST(ldouble, long double)
+#ifdef __SIZEOF_FLOAT128__
+FLOAT_TEST(quad, __float128)	/* gfortran's REAL(16) */
+#endif
 
 #define COMPLEX_TEST(sfx, T)                                                   \
 	static void test_##sfx(MPI_Datatype t, enum cat c)                     \
@@ -192,33 +200,46 @@ FLOAT_TEST(ldouble, long double)
 COMPLEX_TEST(cfloat, float _Complex)
 COMPLEX_TEST(cdouble, double _Complex)
 COMPLEX_TEST(cldouble, long double _Complex)
+#ifdef __SIZEOF_FLOAT128__
+typedef _Complex float __attribute__((mode(TC))) complex_quad;
+COMPLEX_TEST(cquad, complex_quad)	/* gfortran's COMPLEX(16) */
+#endif
 
-static void test_bool(MPI_Datatype t, enum cat c)
-{
-	for (int o = 0; o < NOPS; o++) {
-		MPI_Op op = ops[o].op;
-		bool in[N], io[N], want[N];
-
-		for (int i = 0; i < N; i++) {
-			in[i] = i % 2;
-			io[i] = i % 3 == 0;
-			want[i] = op == MPI_LAND ? in[i] && io[i] :
-				  op == MPI_LOR ? in[i] || io[i] :
-				  op == MPI_LXOR ? in[i] != io[i] :
-				  op == MPI_REPLACE ? in[i] : io[i];
-		}
-		reduce(in, io, sizeof(io), t, op, c);
-		if (applies(op, c))
-			CHECK(memcmp(io, want, sizeof(io)) == 0);
+/* C's and C++'s bool, Fortran LOGICAL of each width: 1 is .TRUE., 0 is
+ * .FALSE. (gfortran). */
+#define LOGICAL_TEST(sfx, T)                                                   \
+	static void test_##sfx(MPI_Datatype t, enum cat c)                     \
+	{                                                                      \
+		for (int o = 0; o < NOPS; o++) {                               \
+			MPI_Op op = ops[o].op;                                 \
+			T in[N], io[N], want[N];                               \
+                                                                               \
+			for (int i = 0; i < N; i++) {                          \
+				in[i] = i % 2;                                 \
+				io[i] = i % 3 == 0;                            \
+				want[i] = op == MPI_LAND ? in[i] && io[i] :    \
+					  op == MPI_LOR ? in[i] || io[i] :     \
+					  op == MPI_LXOR ? in[i] != io[i] :    \
+					  op == MPI_REPLACE ? in[i] : io[i];   \
+			}                                                      \
+			reduce(in, io, sizeof(io), t, op, c);                  \
+			if (applies(op, c))                                    \
+				CHECK(memcmp(io, want, sizeof(io)) == 0);      \
+		}                                                              \
 	}
-}
+
+LOGICAL_TEST(bool, bool)
+LOGICAL_TEST(logical1, int8_t)
+LOGICAL_TEST(logical2, int16_t)
+LOGICAL_TEST(logical4, int32_t)
+LOGICAL_TEST(logical8, int64_t)
 
 /* Types only MPI_REPLACE and MPI_NO_OP apply to (and MPI_BYTE's bit ops). */
 static void test_bytes(MPI_Datatype t, enum cat c, size_t elem)
 {
 	for (int o = 0; o < NOPS; o++) {
 		MPI_Op op = ops[o].op;
-		unsigned char in[N * 4], io[N * 4], want[N * 4];
+		unsigned char in[N * 32], io[N * 32], want[N * 32];
 		size_t n = N * elem;
 
 		for (size_t i = 0; i < n; i++) {
@@ -235,11 +256,13 @@ static void test_bytes(MPI_Datatype t, enum cat c, size_t elem)
 	}
 }
 
-/* MAXLOC/MINLOC: values with ties; a tie keeps the smaller index. */
-#define PAIR_TEST(sfx, V)                                                      \
+/* MAXLOC/MINLOC: values with ties; a tie keeps the smaller index (of
+ * type X: int, or the value's type in the Fortran pairs). */
+#define PAIR_TEST(sfx, V) PAIR_TEST_OF(sfx, V, int)
+#define PAIR_TEST_OF(sfx, V, X)                                                \
 	static void test_##sfx(MPI_Datatype t, enum cat c)                     \
 	{                                                                      \
-		struct p { V v; int i; };                                      \
+		struct p { V v; X i; };                                        \
                                                                                \
 		for (int o = 0; o < NOPS; o++) {                               \
 			MPI_Op op = ops[o].op;                                 \
@@ -249,9 +272,9 @@ static void test_bytes(MPI_Datatype t, enum cat c, size_t elem)
 			memset(io, 0, sizeof(io));                             \
 			for (int i = 0; i < N; i++) {                          \
 				in[i].v = (V)(i % 4);                          \
-				in[i].i = i;                                   \
+				in[i].i = (X)i;                                \
 				io[i].v = (V)(i * 3 % 4);                      \
-				io[i].i = N - i;                               \
+				io[i].i = (X)(N - i);                          \
 			}                                                      \
 			memcpy(want, io, sizeof(io));                          \
 			for (int i = 0; i < N; i++) {                          \
@@ -282,6 +305,68 @@ PAIR_TEST(long_int, long)
 PAIR_TEST(2int, int)
 PAIR_TEST(short_int, short)
 PAIR_TEST(ldouble_int, long double)
+PAIR_TEST_OF(2real, float, float)
+PAIR_TEST_OF(2double, double, double)
+
+/* The Fortran and C++ types usable from C (MPI 3.1, Annex A.1.1), in the
+ * groups of 5.9.2; the optional ones an MPI lacks are MPI_DATATYPE_NULL or
+ * (MPICH) not defined. */
+static void test_fortran(void)
+{
+	int n = 0, optional = 0;
+
+	tested = 0;
+	test_i32(MPI_INTEGER, F_INT);
+	test_i8(MPI_INTEGER1, F_INT);
+	test_i16(MPI_INTEGER2, F_INT);
+	test_i32(MPI_INTEGER4, F_INT);
+	test_i64(MPI_INTEGER8, F_INT);
+	test_float(MPI_REAL, FLOATING);
+	test_float(MPI_REAL4, FLOATING);
+	test_double(MPI_DOUBLE_PRECISION, FLOATING);
+	test_double(MPI_REAL8, FLOATING);
+	test_cfloat(MPI_COMPLEX, COMPLEX);
+	test_cfloat(MPI_COMPLEX8, COMPLEX);
+	test_cdouble(MPI_DOUBLE_COMPLEX, COMPLEX);
+	test_cdouble(MPI_COMPLEX16, COMPLEX);
+	test_cfloat(MPI_CXX_FLOAT_COMPLEX, COMPLEX);
+	test_cdouble(MPI_CXX_DOUBLE_COMPLEX, COMPLEX);
+	test_cldouble(MPI_CXX_LONG_DOUBLE_COMPLEX, COMPLEX);
+	test_logical4(MPI_LOGICAL, LOGICAL);
+	test_bool(MPI_CXX_BOOL, LOGICAL);
+	test_bytes(MPI_CHARACTER, OTHER, 1);
+	test_2int(MPI_2INTEGER, PAIR);
+	test_2real(MPI_2REAL, PAIR);
+	test_2double(MPI_2DOUBLE_PRECISION, PAIR);
+	/* 5 integer x 7 ops, 4 x 4 floating, 7 x 2 complex, 2 logical x 3,
+	 * 3 pairs x 2; REPLACE and NO_OP on all 22 */
+	n = 5 * 7 + 4 * 4 + 7 * 2 + 2 * 3 + 3 * 2 + 22 * 2;
+#ifdef MPI_LOGICAL1	/* in MPI 4.0's list; MPICH 4.0.2 lacks it */
+	test_logical1(MPI_LOGICAL1, LOGICAL);
+	test_logical2(MPI_LOGICAL2, LOGICAL);
+	test_logical4(MPI_LOGICAL4, LOGICAL);
+	test_logical8(MPI_LOGICAL8, LOGICAL);
+	n += 4 * 3 + 4 * 2;
+#endif
+#ifdef MPI_2COMPLEX	/* pairs of complex numbers: no order, no MAXLOC */
+	test_bytes(MPI_2COMPLEX, OTHER, 2 * sizeof(float _Complex));
+	test_bytes(MPI_2DOUBLE_COMPLEX, OTHER, 2 * sizeof(double _Complex));
+	n += 2 * 2;
+#endif
+#if defined(__SIZEOF_INT128__) && defined(MPI_INTEGER16)
+	if (MPI_INTEGER16 != MPI_DATATYPE_NULL) {
+		test_i128(MPI_INTEGER16, F_INT);
+		optional += 7 + 2;
+	}
+#endif
+#if defined(__SIZEOF_FLOAT128__) && defined(SHMPI)
+	/* shmpi's REAL16 and COMPLEX32 are gfortran's: binary128 */
+	test_quad(MPI_REAL16, FLOATING);
+	test_cquad(MPI_COMPLEX32, COMPLEX);
+	optional += 4 + 2 + 2 * 2;
+#endif
+	CHECK(tested == n + optional);
+}
 
 static void test_all_pairs(void)
 {
@@ -330,6 +415,7 @@ static void test_all_pairs(void)
 	/* 23 integer types x 10 or 7 ops, 3 x 4 floating, 4 x 2 complex, 3
 	 * logical, 3 byte, 6 x 2 pairs; REPLACE and NO_OP on all 40 */
 	CHECK(tested == 20 * 10 + 3 * 7 + 3 * 4 + 4 * 2 + 3 + 3 + 6 * 2 + 40 * 2);
+	test_fortran();
 	CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }
 

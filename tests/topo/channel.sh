@@ -12,7 +12,7 @@ for bytes in 4k 1m; do
 	SHMPI_CHANNEL_BYTES=$bytes run_job "$TMP/out" "$TMP/err" -- -n 2 --timeout 60 \
 		"$PROGS/mpit_cvars"
 	expect_eq "$bytes rings: mpit_cvars ($(cat "$TMP/err"))" "$rc" 0
-	grep -q "^cvar SHMPI_CHANNEL_BYTES char ro $bytes\$" "$TMP/out" ||
+	grep -q "^cvar SHMPI_CHANNEL_BYTES enum ro $bytes\$" "$TMP/out" ||
 		fail "MPI_T does not show SHMPI_CHANNEL_BYTES=$bytes: $(cat "$TMP/out")"
 done
 SHMPI_CHANNEL_BYTES=3k run_job "$TMP/out" "$TMP/err" -- -n 2 "$PROGS/run_mpi"

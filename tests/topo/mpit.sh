@@ -15,13 +15,13 @@ expect_eq "one variable per knob" "$(grep -c '^cvar ' "$TMP/out")" "$(echo "$kno
 expect_eq "writable ones" "$(grep '^cvar [A-Z_]* [a-z]* rw ' "$TMP/out" | cut -d' ' -f2 | tr '\n' ' ')" \
 	"SHMPI_PROGRESS SHMPI_SPINS SHMPI_SPINS_OVERSUBSCRIBED SHMPI_OVERSUBSCRIBED SHMPI_NUMA SHMRUN_REPORT_BINDINGS SHMPI_MEMBARRIER SHMPI_YIELDS "
 expect_match "defaults" "$(tr '\n' ' ' <"$TMP/out")" \
-	"cvar SHMPI_PROGRESS char rw weak cvar SHMPI_SPINS int rw 4000 cvar SHMPI_SPINS_OVERSUBSCRIBED int rw 7 cvar SHMPI_OVERSUBSCRIBED char rw auto cvar SHMPI_NUMA char rw owner"
+	"cvar SHMPI_PROGRESS enum rw weak cvar SHMPI_SPINS int rw 4000 cvar SHMPI_SPINS_OVERSUBSCRIBED int rw 7 cvar SHMPI_OVERSUBSCRIBED enum rw auto cvar SHMPI_NUMA enum rw owner"
 
 run_job "$TMP/out" "$TMP/err" -- -n 3 --timeout 120 -x SHMPI_SPINS=123 \
 	-x SHMPI_PROGRESS=strong -x SHMPI_NUMA=interleave --bind-to none "$PROGS/mpit_cvars"
 expect_eq "mpit_cvars -n 3: status ($(cat "$TMP/err"))" "$rc" 0
-for v in "SHMPI_SPINS int rw 123" "SHMPI_PROGRESS char rw strong" \
-	 "SHMPI_NUMA char rw interleave" "SHMPI_BIND_TO char ro none"; do
+for v in "SHMPI_SPINS int rw 123" "SHMPI_PROGRESS enum rw strong" \
+	 "SHMPI_NUMA enum rw interleave" "SHMPI_BIND_TO enum ro none"; do
 	grep -q "^cvar $v\$" "$TMP/out" || fail "want 'cvar $v' in: $(cat "$TMP/out")"
 done
 

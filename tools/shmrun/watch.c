@@ -58,6 +58,7 @@ struct watch_rank {
 	/* this look (watch_read) */
 	bool live;		/* spawned and not reaped */
 	uint32_t phase, call, kind, last_call, ctx, owes, strong;
+	bool threads;		/* MPI_THREAD_MULTIPLE: its record is one thread's */
 	int32_t peer, tag, holder;
 	uint32_t blocker;	/* WAIT_WIN_LOCK: SHM_BLOCKER(how, count) */
 	uint64_t since_ns, progress;
@@ -134,18 +135,25 @@ static void watch_read(struct run_job *job, int r)
 	w->since_ns = atomic_load_explicit(&s->since_ns, memory_order_relaxed);
 	w->owes = atomic_load_explicit(&s->owes, memory_order_relaxed);
 	w->strong = atomic_load_explicit(&s->strong, memory_order_relaxed);
+	w->threads = (w->strong & SHM_RANK_THREADS) != 0;
+	w->strong &= SHM_RANK_STRONG;
 	w->holder = atomic_load_explicit(&s->holder, memory_order_relaxed);
 	w->blocker = atomic_load_explicit(&s->blocker, memory_order_relaxed);
 }
 
+/* A rank of several threads in MPI (MPI_THREAD_MULTIPLE) is neither
+ * blocked nor outside: its record tells what one thread does, while
+ * another may compute or run the engine; no verdict rests on it. */
 static bool watch_blocked(const struct watch_rank *w)
 {
-	return w->live && w->phase == SHM_RANK_INITIALIZED && w->call != CALL_NONE;
+	return w->live && w->phase == SHM_RANK_INITIALIZED && !w->threads &&
+	       w->call != CALL_NONE;
 }
 
 static bool watch_outside(const struct watch_rank *w)
 {
-	return w->live && w->phase == SHM_RANK_INITIALIZED && w->call == CALL_NONE;
+	return w->live && w->phase == SHM_RANK_INITIALIZED && !w->threads &&
+	       w->call == CALL_NONE;
 }
 
 static bool ring_unread(struct run_job *job, int src, int dst)
