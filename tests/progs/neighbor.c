@@ -3,12 +3,15 @@
  * MPI_(I)neighbor_allgather(v) and MPI_(I)neighbor_alltoall(v,w), on
  * Cartesian grids (periodic and not, dimensions of size 1 and 2, whose
  * neighbours repeat; MPI_PROC_NULL neighbours leave their receive blocks
- * alone) and distributed graphs (weighted or not, repeated and self
- * edges, built adjacent or from any rank's edges).  Every block is
+ * alone), graphs (MPI_Graph_create: repeated and self edges, a graph on
+ * fewer processes than the communicator) and distributed graphs (weighted
+ * or not, repeated and self edges, built adjacent or from any rank's
+ * edges).  Every block is
  * checked against what its sender put there (derived types on one side,
  * zero, small and rendezvous sizes, gaps between blocks untouched);
  * the nonblocking ones all outstanding at once and completed in different
- * orders; and the error classes.
+ * orders; and the error classes (MPI_ERR_TOPOLOGY from every call on a
+ * graph whose adjacency is not symmetric).
  *   neighbor [test [nodup]]
  * nodup leaves out the topologies where a process is a neighbour more than
  * once (to compare with MPI libraries that get those wrong).
@@ -46,18 +49,28 @@ static void cart_nbrs(MPI_Comm c, struct nbrs *nb)
 	}
 }
 
-/* A graph: the lists, and every member's out-list to match the repeated
- * edges (the t-th edge from s among ours is s's t-th edge to us). */
-static void graph_nbrs(MPI_Comm c, struct nbrs *nb)
+/* A graph (kind MPI_GRAPH: its neighbours are sources and destinations)
+ * or a distributed graph: the lists, and every member's out-list to match
+ * the repeated edges (the t-th edge from s among ours is s's t-th edge to
+ * us). */
+static void graph_nbrs(MPI_Comm c, int kind, struct nbrs *nb)
 {
 	int me, n, w, deg[MAXN], at[MAXN], all[MAXN * MAXN], sw[MAXN], dw[MAXN];
 
 	MPI_Comm_rank(c, &me);
 	MPI_Comm_size(c, &n);
-	CHECK_MPI(MPI_Dist_graph_neighbors_count(c, &nb->nin, &nb->nout, &w));
-	CHECK(nb->nin <= MAXN && nb->nout <= MAXN);
-	CHECK_MPI(MPI_Dist_graph_neighbors(c, MAXN, nb->in, w ? sw : MPI_UNWEIGHTED, MAXN,
-					   nb->out, w ? dw : MPI_UNWEIGHTED));
+	if (kind == MPI_GRAPH) {
+		CHECK_MPI(MPI_Graph_neighbors_count(c, me, &nb->nin));
+		CHECK(nb->nin <= MAXN);
+		CHECK_MPI(MPI_Graph_neighbors(c, me, MAXN, nb->in));
+		nb->nout = nb->nin;
+		memcpy(nb->out, nb->in, sizeof(int) * (size_t)nb->nin);
+	} else {
+		CHECK_MPI(MPI_Dist_graph_neighbors_count(c, &nb->nin, &nb->nout, &w));
+		CHECK(nb->nin <= MAXN && nb->nout <= MAXN);
+		CHECK_MPI(MPI_Dist_graph_neighbors(c, MAXN, nb->in, w ? sw : MPI_UNWEIGHTED,
+						   MAXN, nb->out, w ? dw : MPI_UNWEIGHTED));
+	}
 	CHECK_MPI(MPI_Allgather(&nb->nout, 1, MPI_INT, deg, 1, MPI_INT, c));
 	for (int m = 0, a = 0; m < n; a += deg[m], m++)
 		at[m] = a;
@@ -83,7 +96,7 @@ static void nbrs_of(MPI_Comm c, struct nbrs *nb)
 	if (kind == MPI_CART)
 		cart_nbrs(c, nb);
 	else
-		graph_nbrs(c, nb);
+		graph_nbrs(c, kind, nb);
 }
 
 /* Element k of the block s sends on its edge j (allgather: j = MAXN). */
@@ -441,9 +454,90 @@ static void test_graph(void)
 	}
 }
 
+/* Node u's neighbours in a graph of n nodes: u+1 and u-1 twice each, and
+ * itself (nodup: u+1 and u-1 once, where they are other nodes); each edge
+ * has its reverse as often, as MPI 3.1, section 7.6 wants. */
+static int ring_neighbors(int u, int n, int *nbr)
+{
+	int k = 0, up = (u + 1) % n, down = (u + n - 1) % n;
+
+	if (nodup) {
+		if (up != u)
+			nbr[k++] = up;
+		if (down != u && down != up)
+			nbr[k++] = down;
+		return k;
+	}
+	nbr[k++] = up;
+	nbr[k++] = down;
+	nbr[k++] = up;
+	nbr[k++] = down;
+	nbr[k++] = u;
+	return k;
+}
+
+/* MPI_Graph_create: the ring over every process, then over all but the
+ * last (which gets MPI_COMM_NULL). */
+static void test_graph_create(void)
+{
+	for (int n = size; n >= size - 1 && n >= 1; n--) {
+		int index[MAXN], edges[MAXN * 5], e = 0;
+		MPI_Comm g;
+
+		for (int u = 0; u < n; u++) {
+			e += ring_neighbors(u, n, edges + e);
+			index[u] = e;
+		}
+		CHECK_MPI(MPI_Graph_create(MPI_COMM_WORLD, n, index, edges, 0, &g));
+		CHECK((g == MPI_COMM_NULL) == (rank >= n));
+		if (g == MPI_COMM_NULL)
+			continue;
+		on_topology(g);
+		CHECK_MPI(MPI_Comm_free(&g));
+	}
+}
+
 /* ---- errors ------------------------------------------------------------------- */
 
 #define EXPECT_ERR(want, call) TU_EXPECT_REQ_ERR(want, req, call)
+
+/* Every call on a graph whose adjacency is not symmetric (node 0 -> 1
+ * alone): MPI_ERR_TOPOLOGY (MPI 3.1, section 7.6). */
+static void asymmetric_graph(void)
+{
+	static const int index[2] = { 1, 1 }, edges[1] = { 1 };
+	MPI_Datatype types[2] = { MPI_INT, MPI_INT };
+	MPI_Aint bd[2] = { 0, sizeof(int) };
+	int a[4] = { 1, 2, 3, 4 }, b[4], counts[2] = { 1, 1 }, displs[2] = { 0, 1 };
+	MPI_Request req;
+	MPI_Comm g;
+
+	if (size < 2)
+		return;
+	CHECK_MPI(MPI_Graph_create(MPI_COMM_WORLD, 2, index, edges, 0, &g));
+	if (g == MPI_COMM_NULL)
+		return;
+	CHECK_MPI(MPI_Comm_set_errhandler(g, MPI_ERRORS_RETURN));
+	EXPECT_ERR(MPI_ERR_TOPOLOGY, MPI_Neighbor_allgather(a, 1, MPI_INT, b, 1, MPI_INT, g));
+	EXPECT_ERR(MPI_ERR_TOPOLOGY, MPI_Neighbor_allgatherv(a, 1, MPI_INT, b, counts, displs,
+							     MPI_INT, g));
+	EXPECT_ERR(MPI_ERR_TOPOLOGY, MPI_Neighbor_alltoall(a, 1, MPI_INT, b, 1, MPI_INT, g));
+	EXPECT_ERR(MPI_ERR_TOPOLOGY, MPI_Neighbor_alltoallv(a, counts, displs, MPI_INT, b,
+							    counts, displs, MPI_INT, g));
+	EXPECT_ERR(MPI_ERR_TOPOLOGY, MPI_Neighbor_alltoallw(a, counts, bd, types, b, counts,
+							    bd, types, g));
+	EXPECT_ERR(MPI_ERR_TOPOLOGY, MPI_Ineighbor_allgather(a, 1, MPI_INT, b, 1, MPI_INT, g,
+							     &req));
+	EXPECT_ERR(MPI_ERR_TOPOLOGY, MPI_Ineighbor_allgatherv(a, 1, MPI_INT, b, counts,
+							      displs, MPI_INT, g, &req));
+	EXPECT_ERR(MPI_ERR_TOPOLOGY, MPI_Ineighbor_alltoall(a, 1, MPI_INT, b, 1, MPI_INT, g,
+							    &req));
+	EXPECT_ERR(MPI_ERR_TOPOLOGY, MPI_Ineighbor_alltoallv(a, counts, displs, MPI_INT, b,
+							     counts, displs, MPI_INT, g, &req));
+	EXPECT_ERR(MPI_ERR_TOPOLOGY, MPI_Ineighbor_alltoallw(a, counts, bd, types, b, counts,
+							     bd, types, g, &req));
+	CHECK_MPI(MPI_Comm_free(&g));
+}
 
 static void test_errors(void)
 {
@@ -496,6 +590,7 @@ static void test_errors(void)
 							  MPI_INT, c, &req));
 	EXPECT_ERR(MPI_ERR_BUFFER, MPI_Neighbor_alltoall(a, 1, MPI_INT, MPI_IN_PLACE, 1,
 							 MPI_INT, c));
+	asymmetric_graph();
 	/* nothing changed: the next calls match on every rank */
 	b[0] = b[1] = -1;
 	CHECK_MPI(MPI_Neighbor_allgather(&rank, 1, MPI_INT, b, 1, MPI_INT, c));
@@ -514,6 +609,7 @@ int main(int argc, char **argv)
 	CHECK(size <= MAXN);
 	TU_RUN("cart", test_cart);
 	TU_RUN("graph", test_graph);
+	TU_RUN("graph_create", test_graph_create);
 	TU_RUN("errors", test_errors);
 	MPI_Finalize();
 	return 0;
