@@ -529,7 +529,7 @@ static int nb_check(struct nb_call *a)
 		return err_comm(a->comm, a->name, MPI_ERR_ARG, "request", "is NULL");
 	if (!a->neighborhood)
 		a->s.n = a->r.n = comm_peer_size(a->c);
-	if (a->c->remote && !a->inter)
+	if (a->c->remote)
 		return inter_nb_check(a);
 	if (a->rooted && (a->root < 0 || a->root >= a->c->size))
 		return err_comm(a->comm, a->name, MPI_ERR_ROOT, "root",
@@ -906,7 +906,7 @@ int nb_run(struct nb_call *a, void (*build)(struct sched *, struct nb_call *))
 		return rc;
 	s = nb_sched_new(a);
 	if (s)
-		(a->c->remote && !a->inter ? inter_nb_build : build)(s, a);
+		(a->c->remote ? inter_nb_build : build)(s, a);
 	return nb_start(a, s);
 }
 
@@ -968,21 +968,6 @@ static void run_alltoall(struct sched *s, struct nb_call *a)
 	build_exchange(s, &snd, &a->r, 0, a->s.buf == MPI_IN_PLACE);
 }
 
-/* An intercommunicator (MPI 3.1, 5.2 and 5.8): block m goes to and comes from
- * member m of the remote group. */
-static void run_alltoall_inter(struct sched *s, struct nb_call *a)
-{
-	for (int m = 0; m < a->r.n; m++)
-		if (blk_bytes(&a->r, m))
-			sched_recv(s, m, blk_at(&a->r, m), blk_count(&a->r, m),
-				   blk_dt(&a->r, m));
-	for (int m = 0; m < a->s.n; m++)
-		if (blk_bytes(&a->s, m))
-			sched_send(s, m, blk_at(&a->s, m), blk_count(&a->s, m),
-				   blk_dt(&a->s, m));
-	sched_round(s);
-}
-
 /*
  * Inclusive (scan) or exclusive (exscan) prefix reduction by recursive
  * doubling: after round k, acc holds [r - 2^(k+1) + 1, r] and excl the
@@ -1037,35 +1022,46 @@ static void run_exscan(struct sched *s, struct nb_call *a)
 	build_scan(s, in, (void *)a->r.buf, a->r.count, a->r.dt, 1);
 }
 
+MPI_Count blk_total(const struct nb_side *sd)
+{
+	MPI_Count total = 0;
+
+	for (int m = 0; m < sd->n; m++)
+		total += blk_count(sd, m);
+	return total;
+}
+
+void build_scatter_blocks(struct sched *s, const char *acc, const struct nb_side *rs)
+{
+	const struct datatype *dt = rs->dt;
+	int p = s->c->size, r = s->c->rank;
+	MPI_Count at = 0;
+
+	for (int m = 0; acc && m < p; at += blk_count(rs, m), m++) {
+		if (!blk_count(rs, m))
+			continue;
+		if (m == r)
+			sched_local(s, STEP_COPY, acc + at * dt->extent, dt, (void *)rs->buf, dt,
+				    blk_count(rs, m));
+		else
+			sched_send(s, m, acc + at * dt->extent, blk_count(rs, m), dt);
+	}
+	if (r != 0 && blk_count(rs, r))
+		sched_recv(s, 0, (void *)rs->buf, blk_count(rs, r), dt);
+	sched_round(s);
+}
+
 /* Reduce-scatter: the whole vector reduced up the tree to member 0, which
- * sends member m its block (blk_count(r side, m) elements, the blocks one
- * after the other). */
+ * scatters its blocks. */
 static void run_reduce_scatter(struct sched *s, struct nb_call *a)
 {
 	const void *in = a->s.buf == MPI_IN_PLACE ? a->r.buf : a->s.buf;
-	const struct datatype *dt = a->r.dt;
-	int p = s->c->size, r = s->c->rank;
-	MPI_Count total = 0, at = 0;
-	char *acc;
+	MPI_Count total = blk_total(&a->r);
 
-	for (int m = 0; m < p; m++)
-		total += blk_count(&a->r, m);
-	if (total == 0 || dt->size == 0)
+	if (total == 0 || a->r.dt->size == 0)
 		return;
 	/* in place, recvbuf is read here, before any result lands in it */
-	acc = build_reduce_up(s, in, total, dt);
-	for (int m = 0; acc && m < p; at += blk_count(&a->r, m), m++) {
-		if (!blk_count(&a->r, m))
-			continue;
-		if (m == r)
-			sched_local(s, STEP_COPY, acc + at * dt->extent, dt, (void *)a->r.buf,
-				    dt, blk_count(&a->r, m));
-		else
-			sched_send(s, m, acc + at * dt->extent, blk_count(&a->r, m), dt);
-	}
-	if (r != 0 && blk_count(&a->r, r))
-		sched_recv(s, 0, (void *)a->r.buf, blk_count(&a->r, r), dt);
-	sched_round(s);
+	build_scatter_blocks(s, build_reduce_up(s, in, total, a->r.dt), &a->r);
 }
 
 /*
@@ -1286,16 +1282,9 @@ static int alltoallw(const char *call, enum call_id id, const void *sendbuf,
 		.r = WSIDE(nb_names_recv, recvbuf, recvcounts, rdispls, recvtypes,
 			   NB_NOWHERE),
 		.request = request, .blocking = id == CALL_ALLTOALLW,
-		.inter = id == CALL_ALLTOALLW,
 	};
-	struct comm *c;
 
 	runtime_check(call);
-	c = comm_get(comm);
-	if (c && c->remote && a.inter) {
-		a.s.in_place = NB_NOWHERE;
-		return nb_run(&a, run_alltoall_inter);
-	}
 	return nb_run(&a, run_alltoall);
 }
 

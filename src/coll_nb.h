@@ -99,6 +99,12 @@ void build_bcast(struct sched *s, void *buf, MPI_Count count, const struct datat
 char *build_reduce_up(struct sched *s, const void *in, MPI_Count count,
 		      const struct datatype *dt);
 
+struct nb_side;
+
+/* Member 0 holds acc, the blocks of receive side rs one after the other
+ * (NULL at the others): member m gets block m in rs's buffer. */
+void build_scatter_blocks(struct sched *s, const char *acc, const struct nb_side *rs);
+
 /* ---- calls ---------------------------------------------------------------- */
 
 /* Where an argument matters, or where a buffer may be MPI_IN_PLACE (on an
@@ -109,8 +115,9 @@ enum nb_where { NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT };
  * One side (send or receive) of a call's arguments: (buf, count, type), or
  * counts and displacements (in elements of type) for the v-variants, or
  * counts, byte displacements and a type per block for the w-variants.
- * Block m is member m's (of the remote group on an intercommunicator), or
- * neighbour m's for the neighbourhood calls.
+ * Block m is member m's (of the remote group on an intercommunicator, but
+ * for reduce-scatter's of the local group), or neighbour m's for the
+ * neighbourhood calls.
  */
 struct nb_side {
 	const void *buf;
@@ -140,8 +147,6 @@ struct nb_call {
 	struct op *o;
 	struct nb_side s, r;
 	int neighborhood;	/* s.n and r.n are the degrees, set by the caller */
-	int inter;		/* the call takes intercommunicators (its builder
-				 * knows them): blocks are the remote group's */
 	void *topo;		/* the builder's (neighbourhood calls: the neighbours) */
 	MPI_Request *request;
 	int blocking;		/* no request: the call runs to its end */
@@ -162,11 +167,13 @@ int nb_check_args(struct nb_call *a, struct nb_side *sd);
 /* The op of a reducing call, on the datatype of its checked side. */
 int nb_check_op(struct nb_call *a);
 
-/* Block m of a side: its address, count, type and packed size. */
+/* Block m of a side: its address, count, type and packed size; the
+ * counts of all sd->n blocks. */
 char *blk_at(const struct nb_side *sd, int m);
 int blk_count(const struct nb_side *sd, int m);
 const struct datatype *blk_dt(const struct nb_side *sd, int m);
 size_t blk_bytes(const struct nb_side *sd, int m);
+MPI_Count blk_total(const struct nb_side *sd);
 
 /* ---- the intercommunicator forms (coll_inter_nb.c) -------------------------- */
 

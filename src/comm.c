@@ -503,10 +503,16 @@ API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
  * pair and creates the area, then tells every member, which maps the area
  * and answers; once all have, rank 0 unlinks the name.  A failure fails
  * the request of the member where it happens and of rank 0 (a failure of
- * rank 0's: of every member).
+ * rank 0's: of every member).  On an intercommunicator, as in inter_dup,
+ * the leaders first agree on the new context (inter_agree_build); then
+ * the steps above, over the parent's local group, make the new local
+ * intracommunicator.
  */
 struct idup {
-	struct comm *c;		/* referenced */
+	struct comm *c;		/* the one whose context and area come here:
+				 * the new communicator, or the new
+				 * intercommunicator's local one (referenced) */
+	struct comm *inter;	/* the new intercommunicator (referenced), or NULL */
 	uint32_t told;		/* rank 0 to the members: the context, or
 				 * UINT32_MAX: no area */
 	int answer;		/* a member to rank 0: its MPI error class */
@@ -518,6 +524,7 @@ static void idup_free(void *arg)
 	struct idup *d = arg;
 
 	comm_unref(d->c);
+	comm_unref(d->inter);
 	free(d->answers);
 	free(d);
 }
@@ -582,6 +589,19 @@ static void idup_build(struct sched *s, struct idup *d)
 	sched_round(s);
 }
 
+/* A new communicator like p, without context and area yet: an
+ * intercommunicator over a new local intracommunicator when p is one; NULL
+ * when out of memory. */
+static struct comm *idup_new(struct comm *p)
+{
+	struct comm *local;
+
+	if (!p->remote)
+		return comm_new(p->group, 0, -1, 0);
+	local = comm_new(p->local->group, 0, -1, 0);
+	return local ? inter_new(local, p->remote, 0) : NULL;
+}
+
 API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
 {
 	struct comm *p, *c;
@@ -592,11 +612,9 @@ API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
 	runtime_check("MPI_Comm_idup");
 	if ((rc = comm_check("MPI_Comm_idup", comm, &p, newcomm, "newcomm")) != MPI_SUCCESS)
 		return rc;
-	if (p->remote)
-		return comm_err_inter(comm, "MPI_Comm_idup", "comm");
 	if (!request)
 		return err_comm(comm, "MPI_Comm_idup", MPI_ERR_ARG, "request", "is NULL");
-	c = comm_new(p->group, 0, -1, 0);
+	c = idup_new(p);
 	d = calloc(1, sizeof(*d));
 	s = c && d ? sched_create(p) : NULL;
 	if (d && c && p->rank == 0)
@@ -608,10 +626,17 @@ API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
 		sched_destroy(s);
 		return err_comm(comm, "MPI_Comm_idup", MPI_ERR_NO_MEM, NULL, "out of memory");
 	}
-	d->c = c;
-	comm_ref(c);
+	d->c = p->remote ? c->local : c;
+	comm_ref(d->c);
 	sched_hold(s, d, idup_free);
+	if (p->remote) {
+		d->inter = c;
+		comm_ref(c);
+		inter_agree_build(s, p, &c->ctx);
+		sched_on(s, p->local);
+	}
 	idup_build(s, d);
+	sched_on(s, p);
 	rc = sched_launch(s, CALL_COMM_IDUP, request);
 	if (rc != MPI_SUCCESS) {
 		comm_unref(c);
