@@ -1,12 +1,13 @@
 /*
  * The nonblocking collectives on intercommunicators (MPI 3.1, section
  * 5.12; what each means on an intercommunicator is section 5.2.2 and the
- * call's own section): MPI_Ibarrier, MPI_Ibcast, MPI_Igather, MPI_Iscatter,
- * MPI_Iallgather(v), MPI_Ialltoall(v), MPI_Ireduce, MPI_Iallreduce.  The
- * calls of coll_nb.c hand their arguments here when comm is an
- * intercommunicator; the schedules are built of coll_nb.c's steps and
- * advanced by the progress engine like every other, in either progress
- * mode.
+ * call's own section): MPI_Ibarrier, MPI_Ibcast, MPI_Igather(v),
+ * MPI_Iscatter(v), MPI_Iallgather(v), MPI_Ialltoall(v,w), MPI_Ireduce,
+ * MPI_Iallreduce, MPI_Ireduce_scatter(_block), and the blocking
+ * MPI_Alltoallw.  The calls of coll_nb.c hand their arguments here when
+ * comm is an intercommunicator; the schedules are built of coll_nb.c's
+ * steps and advanced by the progress engine like every other, in either
+ * progress mode.
  *
  * Data flows from one group to the other.  A root argument is MPI_ROOT at
  * the root, MPI_PROC_NULL at the other members of the root's group (for
@@ -23,17 +24,19 @@
  * so the n-th is the n-th everywhere, and nothing else sends nonblocking
  * collective tags on `local`, which only the library sees.
  *
- * Algorithms, as in the blocking forms (coll_inter.c): bcast, gather,
- * scatter, allgather(v) and alltoall(v) post their messages with every
+ * Algorithms, as in the blocking forms (coll_inter.c): bcast, gather(v),
+ * scatter(v), allgather(v) and alltoall(v,w) post their messages with every
  * remote process at once.  A reduction reduces within each group first, up
  * a binomial tree in rank order (so non-commutative ops come out right),
  * then the group's rank 0 (its leader) sends the result across: to the
  * root (reduce), or to the other leader, which broadcasts it in its group
- * (allreduce).  The barrier: a barrier of each group, the leaders trade an
- * empty message, a second barrier of each group.
+ * (allreduce) or scatters its blocks there (reduce-scatter).  The barrier:
+ * a barrier of each group, the leaders trade an empty message, a second
+ * barrier of each group.
  *
- * Each call is a line of `calls`: its builder, and which of its buffer
- * arguments matter at the root and at the others.  A nonblocking
+ * Each call is a line of `calls`: its builder, which of its buffer
+ * arguments matter at the root and at the others, and which have blocks
+ * over the local group rather than the remote one.  A nonblocking
  * collective without a line raises MPI_ERR_COMM, as those that MPI
  * defines on intracommunicators only (MPI_Iscan, MPI_Iexscan) must.
  */
@@ -49,9 +52,10 @@
 
 /*
  * Post side sd's messages with each remote process m in [lo, hi): sending
- * or receiving block m of sd, or all of sd when `whole` (the one buffer of
- * a non-root, or the same data for every process).  Empty messages are
- * left out: the type signatures of both ends agree, so both leave them.
+ * or receiving block m of sd (its own type in the w-variants), or all of
+ * sd when `whole` (the one buffer of a non-root, or the same data for
+ * every process).  Empty messages are left out: the type signatures of
+ * both ends agree, so both leave them.
  */
 static void post_side(struct sched *s, const struct nb_side *sd, int send, int whole,
 		      int lo, int hi)
@@ -59,13 +63,14 @@ static void post_side(struct sched *s, const struct nb_side *sd, int send, int w
 	for (int m = lo; m < hi; m++) {
 		void *buf = whole ? (void *)sd->buf : blk_at(sd, m);
 		int count = whole ? sd->count : blk_count(sd, m);
+		const struct datatype *dt = whole ? sd->dt : blk_dt(sd, m);
 
-		if ((size_t)count * (size_t)sd->dt->size == 0)
+		if ((size_t)count * (size_t)dt->size == 0)
 			continue;
 		if (send)
-			sched_send(s, m, buf, count, sd->dt);
+			sched_send(s, m, buf, count, dt);
 		else
-			sched_recv(s, m, buf, count, sd->dt);
+			sched_recv(s, m, buf, count, dt);
 	}
 }
 
@@ -192,6 +197,28 @@ static void build_inter_allreduce(struct sched *s, struct nb_call *a)
 	sched_on(s, a->c);
 }
 
+/* Each group reduces its whole vector (recvcounts, over the local group,
+ * add up to its length); the leaders trade the results, each into
+ * scratch, and scatter the blocks of the other group's result in their
+ * groups (MPI 3.1, section 5.10.1). */
+static void build_inter_reduce_scatter(struct sched *s, struct nb_call *a)
+{
+	MPI_Count total = blk_total(&a->r);
+	char *acc, *theirs = NULL;
+
+	if (total == 0 || a->r.dt->size == 0)
+		return;
+	acc = group_reduce(s, a, a->s.buf, total, a->r.dt);
+	if (acc && (theirs = nb_scratch(s, 2, total, a->r.dt))) {
+		sched_recv(s, 0, theirs, total, a->r.dt);
+		sched_send(s, 0, acc, total, a->r.dt);
+		sched_round(s);
+	}
+	sched_on(s, a->c->local);
+	build_scatter_blocks(s, theirs, &a->r);
+	sched_on(s, a->c);
+}
+
 /* ---- the table ------------------------------------------------------------- */
 
 /* Which of a call's buffer arguments (sides) are significant. */
@@ -202,17 +229,26 @@ static const struct inter_call {
 	void (*build)(struct sched *, struct nb_call *);
 	unsigned at_root;	/* at MPI_ROOT (calls with a root) */
 	unsigned others;	/* at the other group's processes, or everywhere */
+	unsigned local;		/* sides whose blocks are the local group's */
 } calls[] = {
-	{ CALL_IBARRIER, build_inter_barrier, 0, 0 },
-	{ CALL_IBCAST, build_inter_bcast, SIDE_SEND, SIDE_SEND },
-	{ CALL_IGATHER, build_inter_gather, SIDE_RECV, SIDE_SEND },
-	{ CALL_ISCATTER, build_inter_scatter, SIDE_SEND, SIDE_RECV },
-	{ CALL_IALLGATHER, build_inter_allgather, 0, SIDE_SEND | SIDE_RECV },
-	{ CALL_IALLGATHERV, build_inter_allgather, 0, SIDE_SEND | SIDE_RECV },
-	{ CALL_IALLTOALL, build_inter_alltoall, 0, SIDE_SEND | SIDE_RECV },
-	{ CALL_IALLTOALLV, build_inter_alltoall, 0, SIDE_SEND | SIDE_RECV },
-	{ CALL_IREDUCE, build_inter_reduce, SIDE_RECV, SIDE_SEND },
-	{ CALL_IALLREDUCE, build_inter_allreduce, 0, SIDE_SEND | SIDE_RECV },
+	{ CALL_IBARRIER, build_inter_barrier, 0, 0, 0 },
+	{ CALL_IBCAST, build_inter_bcast, SIDE_SEND, SIDE_SEND, 0 },
+	{ CALL_IGATHER, build_inter_gather, SIDE_RECV, SIDE_SEND, 0 },
+	{ CALL_IGATHERV, build_inter_gather, SIDE_RECV, SIDE_SEND, 0 },
+	{ CALL_ISCATTER, build_inter_scatter, SIDE_SEND, SIDE_RECV, 0 },
+	{ CALL_ISCATTERV, build_inter_scatter, SIDE_SEND, SIDE_RECV, 0 },
+	{ CALL_IALLGATHER, build_inter_allgather, 0, SIDE_SEND | SIDE_RECV, 0 },
+	{ CALL_IALLGATHERV, build_inter_allgather, 0, SIDE_SEND | SIDE_RECV, 0 },
+	{ CALL_IALLTOALL, build_inter_alltoall, 0, SIDE_SEND | SIDE_RECV, 0 },
+	{ CALL_IALLTOALLV, build_inter_alltoall, 0, SIDE_SEND | SIDE_RECV, 0 },
+	{ CALL_IALLTOALLW, build_inter_alltoall, 0, SIDE_SEND | SIDE_RECV, 0 },
+	{ CALL_ALLTOALLW, build_inter_alltoall, 0, SIDE_SEND | SIDE_RECV, 0 },
+	{ CALL_IREDUCE, build_inter_reduce, SIDE_RECV, SIDE_SEND, 0 },
+	{ CALL_IALLREDUCE, build_inter_allreduce, 0, SIDE_SEND | SIDE_RECV, 0 },
+	{ CALL_IREDUCE_SCATTER, build_inter_reduce_scatter, 0, SIDE_SEND | SIDE_RECV,
+	  SIDE_RECV },
+	{ CALL_IREDUCE_SCATTER_BLOCK, build_inter_reduce_scatter, 0,
+	  SIDE_SEND | SIDE_RECV, SIDE_RECV },
 };
 
 static const struct inter_call *call_of(enum call_id id)
@@ -223,15 +259,15 @@ static const struct inter_call *call_of(enum call_id id)
 	return NULL;
 }
 
-/* Side sd where it is significant: counts (a v-variant's, one per remote
- * process), datatype, buffer. */
+/* Side sd where it is significant: counts (a v- or w-variant's, one per
+ * block), datatypes, buffer. */
 static int check_side(struct nb_call *a, struct nb_side *sd, unsigned significant)
 {
 	if (!significant)
 		return MPI_SUCCESS;
 	if (sd->buf == MPI_IN_PLACE)
 		return inter_err_in_place(a->name, a->comm, sd->names[0]);
-	return nb_check_args(a, sd, a->c->remote->size);
+	return nb_check_args(a, sd);
 }
 
 int inter_nb_check(struct nb_call *a)
@@ -249,6 +285,8 @@ int inter_nb_check(struct nb_call *a)
 			return rc;
 	}
 	sides = a->rooted && a->root == MPI_ROOT ? k->at_root : k->others;
+	if (k->local & SIDE_RECV)
+		a->r.n = a->c->size;
 	if ((rc = check_side(a, &a->s, sides & SIDE_SEND)) != MPI_SUCCESS ||
 	    (rc = check_side(a, &a->r, sides & SIDE_RECV)) != MPI_SUCCESS)
 		return rc;

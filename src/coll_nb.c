@@ -1,8 +1,12 @@
 /*
  * The nonblocking collectives: MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce,
- * MPI_Iallreduce, MPI_Igather, MPI_Iscatter, MPI_Iallgather,
- * MPI_Iallgatherv, MPI_Ialltoall, MPI_Ialltoallv.  On an intercommunicator
- * the checks and the schedule are those of coll_inter_nb.c.
+ * MPI_Iallreduce, MPI_Igather(v), MPI_Iscatter(v), MPI_Iallgather(v),
+ * MPI_Ialltoall(v,w), MPI_Iscan, MPI_Iexscan, MPI_Ireduce_scatter(_block);
+ * and the blocking MPI_Alltoallw, which runs the schedule of
+ * MPI_Ialltoallw to its end.  On an intercommunicator the checks and the
+ * schedule are those of coll_inter_nb.c.  The schedules themselves
+ * (coll_nb.h) also serve the neighbourhood collectives (coll_neighbor.c)
+ * and MPI_Comm_idup (comm.c).
  *
  * Each call checks its arguments, then builds this rank's schedule (as
  * libNBC does): a list of rounds, each a few steps - internal messages
@@ -22,12 +26,15 @@
  * Tags: the standard has every member start the collectives of a
  * communicator in the same order, so the n-th nonblocking collective of a
  * communicator is the n-th on every member, and its messages carry tag
- * -2 - (n mod 2^29).  The library's other messages on ctx + 1 use tags >= 0
- * and blocking collectives use the shared collective area, so none of them
- * ever match ours, and several nonblocking collectives may be outstanding
- * at once, completing in any order.  Within one schedule, messages between
- * the same two members are matched in the order they are sent, since
- * receives are posted round by round (non-overtaking).  The counter n lives
+ * -2 - (n mod 2^29).  The blocking calls that run a schedule
+ * (MPI_Alltoallw, the neighbourhood collectives) count in the same
+ * sequence, which stays the same on every member since those are
+ * collectives too.  The library's other messages on ctx + 1 use tags >= 0
+ * and the other blocking collectives use the shared collective area, so
+ * none of them ever match ours, and several nonblocking collectives may be
+ * outstanding at once, completing in any order.  Within one schedule,
+ * messages between the same two members are matched in the order they are
+ * sent, since receives are posted round by round (non-overtaking).  The counter n lives
  * in an attribute the library caches on the communicator (not copied by
  * MPI_Comm_dup, freed with the communicator).
  *
@@ -36,8 +43,13 @@
  * tree, reduce up a binomial tree over ranks in order (member r combines
  * the range [r, r + 2^k) as (its range) op (the next), so the result is
  * x0 op x1 op ... op xp-1 for any associative op, commutative or not) and
- * then to the root, allreduce as that reduce plus a broadcast; gather,
- * scatter, allgather(v) and alltoall(v) post every message at once.
+ * then to the root, allreduce as that reduce plus a broadcast; gather(v),
+ * scatter(v), allgather(v) and alltoall(v,w) post every message at once.
+ * Scan and exscan by recursive doubling (ceil(log2 p) rounds): in round k
+ * member r sends what it has of [r - 2^k + 1, r] to r + 2^k and puts what
+ * r - 2^k sends, the range just below, on the left of its own, so the
+ * order of the ranks holds for any associative op.  Reduce-scatter is the
+ * reduce up the tree to member 0, which then sends each member its block.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -64,6 +76,7 @@ enum step_kind {
 	STEP_RECV,
 	STEP_COPY,	/* bytes of packed data from (src, sdt) to (dst, dt) */
 	STEP_REDUCE,	/* dst = src op dst, count elements of dt */
+	STEP_CALL,	/* fn(s, arg) */
 	STEP_ROUND,	/* the end of a round */
 };
 
@@ -75,6 +88,14 @@ struct step {
 	const struct datatype *sdt, *dt;
 	MPI_Count count;
 	size_t bytes;
+	sched_fn_t fn;
+	void *arg;
+};
+
+/* What a schedule keeps until it is freed. */
+struct held {
+	void *p;
+	void (*release)(void *);
 };
 
 struct sched {
@@ -90,6 +111,9 @@ struct sched {
 	struct op *op;		/* referenced */
 	struct datatype *dts[2];	/* referenced */
 	void *tmp[3];		/* scratch buffers (malloc'd) */
+	struct held *held;	/* sched_hold */
+	int nheld, held_cap;
+	int error;		/* sched_fail: the first error class */
 	struct sched *next, *prev;	/* the active list */
 };
 
@@ -102,6 +126,9 @@ static void sched_free(void *arg)
 
 	if (!s)
 		return;
+	for (int i = s->nheld - 1; i >= 0; i--)
+		s->held[i].release(s->held[i].p);
+	free(s->held);
 	for (int i = 0; i < 3; i++)
 		free(s->tmp[i]);
 	for (int i = 0; i < 2; i++)
@@ -110,6 +137,11 @@ static void sched_free(void *arg)
 	comm_unref(s->comm);
 	free(s->steps);
 	free(s);
+}
+
+void sched_destroy(struct sched *s)
+{
+	sched_free(s);
 }
 
 static struct step *sched_add(struct sched *s, enum step_kind kind)
@@ -194,10 +226,61 @@ static void sched_local(struct sched *s, enum step_kind kind, const void *src,
 	st->bytes = (size_t)count * (size_t)sdt->size;
 }
 
+void sched_call(struct sched *s, sched_fn_t fn, void *arg)
+{
+	struct step *st = sched_add(s, STEP_CALL);
+
+	if (!st)
+		return;
+	st->fn = fn;
+	st->arg = arg;
+}
+
 void sched_round(struct sched *s)
 {
 	if (s->nsteps && s->steps[s->nsteps - 1].kind != STEP_ROUND)
 		sched_add(s, STEP_ROUND);
+}
+
+void *sched_hold(struct sched *s, void *p, void (*release)(void *))
+{
+	if (p && s->nheld == s->held_cap) {
+		int cap = s->held_cap ? 2 * s->held_cap : 8;
+		struct held *more = realloc(s->held, sizeof(*more) * (size_t)cap);
+
+		if (!more) {
+			release(p);
+			p = NULL;
+		} else {
+			s->held = more;
+			s->held_cap = cap;
+		}
+	}
+	if (!p) {
+		s->nomem = 1;
+		return NULL;
+	}
+	s->held[s->nheld++] = (struct held){ p, release };
+	return p;
+}
+
+static void hold_dt_release(void *p)
+{
+	dt_unref(p);
+}
+
+void sched_hold_dt(struct sched *s, struct datatype *dt)
+{
+	if (!dt || handle_is_builtin(dt->handle))
+		return;
+	dt_ref(dt);
+	sched_hold(s, dt, hold_dt_release);
+}
+
+void sched_fail(struct sched *s, int errclass)
+{
+	if (s->error == MPI_SUCCESS)
+		s->error = errclass;
 }
 
 static void step_begin(struct sched *s, struct step *st)
@@ -214,6 +297,9 @@ static void step_begin(struct sched *s, struct step *st)
 		break;
 	case STEP_REDUCE:
 		op_reduce(s->op, st->src, st->dst, st->count, st->dt);
+		break;
+	case STEP_CALL:
+		st->fn(s, st->arg);
 		break;
 	case STEP_ROUND:
 		break;
@@ -266,6 +352,8 @@ static int sched_advance(struct sched *s)
 		active = s->next;
 	if (s->next)
 		s->next->prev = s->prev;
+	if (s->error != MPI_SUCCESS && s->req->st_error == MPI_SUCCESS)
+		s->req->st_error = s->error;
 	req_complete(s->req);
 	return 1;
 }
@@ -325,22 +413,45 @@ static int nb_next_tag(struct comm *c, int *tag)
 
 /* ---- arguments ------------------------------------------------------------ */
 
-/* The argument names of a side: buffer, count(s), displacements. */
-static const char *const names_send[] = { "sendbuf", "sendcount", "sendcounts",
-					  "sdispls" };
-static const char *const names_recv[] = { "recvbuf", "recvcount", "recvcounts",
-					  "rdispls" };
+/* The argument names of a side: buffer, count, counts, displacements,
+ * types. */
+const char *const nb_names_send[] = { "sendbuf", "sendcount", "sendcounts", "sdispls",
+				      "sendtypes" };
+const char *const nb_names_recv[] = { "recvbuf", "recvcount", "recvcounts", "rdispls",
+				      "recvtypes" };
 static const char *const names_recvv[] = { "recvbuf", "recvcount", "recvcounts",
-					   "displs" };
-static const char *const names_bcast[] = { "buffer", "count", NULL, NULL };
-static const char *const names_rsend[] = { "sendbuf", "count", NULL, NULL };
-static const char *const names_rrecv[] = { "recvbuf", "count", NULL, NULL };
+					   "displs", NULL };
+static const char *const names_sendv[] = { "sendbuf", "sendcount", "sendcounts",
+					   "displs", NULL };
+static const char *const names_bcast[] = { "buffer", "count", NULL, NULL, NULL };
+static const char *const names_rsend[] = { "sendbuf", "count", NULL, NULL, NULL };
+static const char *const names_rrecv[] = { "recvbuf", "count", NULL, NULL, NULL };
+/* reduce-scatter: counts, no displacements (blocks follow each other) */
+static const char *const names_rscounts[] = { "recvbuf", NULL, "recvcounts", NULL, NULL };
+static const char *const names_rssend[] = { "sendbuf", "recvcount", NULL, NULL, NULL };
+static const char *const names_rsrecv[] = { "recvbuf", "recvcount", NULL, NULL, NULL };
 
 static int nb_where_here(enum nb_where w, const struct nb_call *a)
 {
 	int root = !a->rooted || a->c->rank == a->root;
 
 	return w == NB_EVERYWHERE || (w == NB_AT_ROOT && root);
+}
+
+/* The w-variants: every block's type, a committed one. */
+static int nb_check_types(struct nb_call *a, const struct nb_side *sd)
+{
+	for (int m = 0; m < sd->n; m++) {
+		const struct datatype *dt = dt_get(sd->types[m]);
+
+		if (!dt || !dt->committed)
+			return err_comm(a->comm, a->name, MPI_ERR_TYPE, sd->names[4],
+					"element %d %s", m,
+					sd->types[m] == MPI_DATATYPE_NULL ?
+					"is MPI_DATATYPE_NULL" : !dt ?
+					"is not a valid datatype" : "is not committed");
+	}
+	return MPI_SUCCESS;
 }
 
 static int nb_check_side(struct nb_call *a, struct nb_side *sd)
@@ -355,18 +466,21 @@ static int nb_check_side(struct nb_call *a, struct nb_side *sd)
 					"may not be MPI_IN_PLACE");
 		return MPI_SUCCESS;
 	}
-	return nb_check_args(a, sd, a->c->size);
+	return nb_check_args(a, sd);
 }
 
-int nb_check_args(struct nb_call *a, struct nb_side *sd, int members)
+int nb_check_args(struct nb_call *a, struct nb_side *sd)
 {
 	const char *const *n = sd->names;
 
 	if (sd->vector) {
-		if (!sd->counts || !sd->displs)
+		int no_displs = n[3] && !sd->displs && !sd->adispls;
+
+		if (!sd->counts || no_displs || (sd->typed && !sd->types))
 			return err_comm(a->comm, a->name, MPI_ERR_ARG,
-					!sd->counts ? n[2] : n[3], "is NULL");
-		for (int m = 0; m < members; m++)
+					!sd->counts ? n[2] : no_displs ? n[3] : n[4],
+					"is NULL");
+		for (int m = 0; m < sd->n; m++)
 			if (sd->counts[m] < 0)
 				return err_comm(a->comm, a->name, MPI_ERR_COUNT, n[2],
 						"element %d is negative (%d)", m,
@@ -375,6 +489,8 @@ int nb_check_args(struct nb_call *a, struct nb_side *sd, int members)
 		return err_comm(a->comm, a->name, MPI_ERR_COUNT, n[1], "%d is negative",
 				sd->count);
 	}
+	if (sd->typed)
+		return nb_check_types(a, sd);
 	if (dt_check_use(a->comm, a->name, sd->type, &sd->dt) != MPI_SUCCESS)
 		return MPI_ERR_TYPE;
 	if (!sd->buf && !sd->vector && sd->count > 0 && sd->dt->size > 0 &&
@@ -409,8 +525,10 @@ static int nb_check(struct nb_call *a)
 	a->c = comm_get(a->comm);
 	if (!a->c)
 		return comm_err_invalid(a->comm, a->name);
-	if (!a->request)
+	if (!a->request && !a->blocking)
 		return err_comm(a->comm, a->name, MPI_ERR_ARG, "request", "is NULL");
+	if (!a->neighborhood)
+		a->s.n = a->r.n = comm_peer_size(a->c);
 	if (a->c->remote)
 		return inter_nb_check(a);
 	if (a->rooted && (a->root < 0 || a->root >= a->c->size))
@@ -432,28 +550,43 @@ static int nb_check(struct nb_call *a)
 
 /* ---- building blocks ------------------------------------------------------- */
 
-/* A schedule for call a (its tag taken); NULL when out of memory. */
-static struct sched *nb_sched_new(struct nb_call *a)
+struct sched *sched_create(struct comm *c)
 {
 	struct sched *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
-	s->comm = s->c = a->c;
-	comm_ref(a->c);
+	s->comm = s->c = c;
+	comm_ref(c);
 	s->round_end = -1;
+	if (nb_next_tag(c, &s->tag) < 0) {
+		sched_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* A schedule for call a, holding its datatypes and op; NULL when out of
+ * memory. */
+static struct sched *nb_sched_new(struct nb_call *a)
+{
+	struct sched *s = sched_create(a->c);
+
+	if (!s)
+		return NULL;
 	s->dts[0] = a->s.dt;
 	s->dts[1] = a->r.dt != a->s.dt ? a->r.dt : NULL;
 	for (int i = 0; i < 2; i++)
 		if (s->dts[i])
 			dt_ref(s->dts[i]);
+	/* the w-variants: the type of every block that is used */
+	for (int m = 0; a->s.types && a->s.buf != MPI_IN_PLACE && m < a->s.n; m++)
+		sched_hold_dt(s, dt_get(a->s.types[m]));
+	for (int m = 0; a->r.types && m < a->r.n; m++)
+		sched_hold_dt(s, dt_get(a->r.types[m]));
 	s->op = a->o;
 	if (s->op)
 		op_ref(s->op);
-	if (nb_next_tag(a->c, &s->tag) < 0) {
-		sched_free(s);
-		return NULL;
-	}
 	return s;
 }
 
@@ -475,17 +608,22 @@ char *nb_scratch(struct sched *s, int i, MPI_Count count, const struct datatype 
 	return (char *)s->tmp[i] - lo;
 }
 
-/* Hand the built schedule to the engine and the request to the user. */
-static int nb_start(struct nb_call *a, struct sched *s)
+static int sched_req_done(void *arg)
 {
-	struct request *r = s && !s->nomem ? req_new(REQ_COLL, 1) : NULL;
+	return req_is_complete(arg);
+}
+
+int sched_launch(struct sched *s, enum call_id id, MPI_Request *request)
+{
+	struct request *r = s && !s->nomem ? req_new(REQ_COLL, request != NULL) : NULL;
+	int rc = MPI_SUCCESS;
 
 	if (!r) {
 		sched_free(s);
-		return err_comm(a->comm, a->name, MPI_ERR_NO_MEM, NULL, "out of memory");
+		return MPI_ERR_NO_MEM;
 	}
-	r->comm = a->c;
-	comm_ref(a->c);
+	r->comm = s->comm;
+	comm_ref(s->comm);
 	r->peer = MPI_PROC_NULL;
 	r->peer_world = -1;
 	r->tag = s->tag;
@@ -500,18 +638,52 @@ static int nb_start(struct nb_call *a, struct sched *s)
 	active = s;
 	sched_advance(s);
 	progress_unlock();
-	/* the engine has work of ours left: the watchdog names this call */
-	if (!req_is_complete(r))
-		state_left(a->id);
-	*a->request = r->handle;
+	if (request) {
+		/* the engine has work of ours left: the watchdog names this call */
+		if (!req_is_complete(r))
+			state_left(id);
+		*request = r->handle;
+		return MPI_SUCCESS;
+	}
+	if (!req_is_complete(r)) {
+		state_block(id, WAIT_COLL_DATA, -1, s->tag, s->comm->ctx);
+		progress_wait(sched_req_done, r);
+		state_unblock(id);
+	}
+	rc = r->st_error;
+	req_release(r);
+	return rc;
+}
+
+/* Hand the built schedule to the engine and, unless blocking, the request
+ * to the user. */
+static int nb_start(struct nb_call *a, struct sched *s)
+{
+	int rc = sched_launch(s, a->id, a->blocking ? NULL : a->request);
+
+	if (rc == MPI_ERR_NO_MEM)
+		return err_comm(a->comm, a->name, rc, NULL, "out of memory");
+	if (rc != MPI_SUCCESS)
+		return err_comm(a->comm, a->name, rc, NULL, rc == MPI_ERR_TRUNCATE ?
+				"a message is longer than its receive buffer" :
+				"the collective failed");
 	return MPI_SUCCESS;
 }
 
-/* Member m's block of a side: its address and count. */
+/* Block m of a side: its address, count and type. */
+const struct datatype *blk_dt(const struct nb_side *sd, int m)
+{
+	return sd->types ? dt_get(sd->types[m]) : sd->dt;
+}
+
 char *blk_at(const struct nb_side *sd, int m)
 {
 	MPI_Aint index = sd->displs ? sd->displs[m] : (MPI_Aint)m * sd->count;
 
+	if (sd->adispls)
+		return (char *)sd->buf + sd->adispls[m];
+	if (sd->types)
+		return (char *)sd->buf + sd->displs[m];
 	return (char *)sd->buf + index * sd->dt->extent;
 }
 
@@ -522,7 +694,7 @@ int blk_count(const struct nb_side *sd, int m)
 
 size_t blk_bytes(const struct nb_side *sd, int m)
 {
-	return (size_t)blk_count(sd, m) * (size_t)sd->dt->size;
+	return (size_t)blk_count(sd, m) * (size_t)blk_dt(sd, m)->size;
 }
 
 /* ---- the algorithms -------------------------------------------------------- */
@@ -681,15 +853,16 @@ static void build_exchange(struct sched *s, const struct nb_side *snd,
 
 		if (blk_bytes(rcv, from))
 			sched_recv(s, from, blk_at(rcv, from), blk_count(rcv, from),
-				   rcv->dt);
+				   blk_dt(rcv, from));
 		if (same && snd->count > 0 && snd->dt->size > 0)
 			sched_send(s, to, snd->buf, snd->count, snd->dt);
 		else if (!same && blk_bytes(snd, to))
-			sched_send(s, to, blk_at(snd, to), blk_count(snd, to), snd->dt);
+			sched_send(s, to, blk_at(snd, to), blk_count(snd, to), blk_dt(snd, to));
 	}
 	if (!in_place)
-		sched_local(s, STEP_COPY, same ? snd->buf : blk_at(snd, r), snd->dt,
-			    blk_at(rcv, r), rcv->dt, same ? snd->count : blk_count(snd, r));
+		sched_local(s, STEP_COPY, same ? snd->buf : blk_at(snd, r),
+			    same ? snd->dt : blk_dt(snd, r), blk_at(rcv, r), blk_dt(rcv, r),
+			    same ? snd->count : blk_count(snd, r));
 	sched_round(s);
 }
 
@@ -701,11 +874,11 @@ static int snapshot_recv_side(struct sched *s, struct nb_side *snd,
 	MPI_Aint lo = 0, hi = 0;
 	int any = 0;
 
-	for (int m = 0; m < s->c->size; m++) {
+	for (int m = 0; m < rcv->n; m++) {
 		MPI_Aint blo, bhi, at = (blk_at(rcv, m) - (const char *)rcv->buf);
 
 		if (!blk_bytes(rcv, m) ||
-		    dt_span(rcv->dt, blk_count(rcv, m), &blo, &bhi) < 0)
+		    dt_span(blk_dt(rcv, m), blk_count(rcv, m), &blo, &bhi) < 0)
 			continue;
 		if (!any || at + blo < lo)
 			lo = at + blo;
@@ -724,8 +897,7 @@ static int snapshot_recv_side(struct sched *s, struct nb_side *snd,
 
 /* ---- the calls ------------------------------------------------------------- */
 
-/* Check a, build its schedule with build(s, a), start it. */
-static int nb_run(struct nb_call *a, void (*build)(struct sched *, struct nb_call *))
+int nb_run(struct nb_call *a, void (*build)(struct sched *, struct nb_call *))
 {
 	struct sched *s;
 	int rc = nb_check(a);
@@ -797,6 +969,102 @@ static void run_alltoall(struct sched *s, struct nb_call *a)
 }
 
 /*
+ * Inclusive (scan) or exclusive (exscan) prefix reduction by recursive
+ * doubling: after round k, acc holds [r - 2^(k+1) + 1, r] and excl the
+ * same without r itself (ranks below 0 left out); what member r - 2^k
+ * sends goes on the left.  Member 0 gets no exscan result.
+ */
+static void build_scan(struct sched *s, const void *in, void *out, MPI_Count count,
+		       const struct datatype *dt, int exclusive)
+{
+	int p = s->c->size, r = s->c->rank, got = 0;
+	char *acc, *tmp, *excl = NULL;
+
+	if (count == 0 || dt->size == 0)
+		return;
+	acc = nb_scratch(s, 0, count, dt);
+	tmp = nb_scratch(s, 1, count, dt);
+	if (exclusive)
+		excl = nb_scratch(s, 2, count, dt);
+	if (!acc || !tmp || (exclusive && !excl))
+		return;
+	dt_copy(in, dt, acc, dt, (size_t)count * (size_t)dt->size);
+	for (int dist = 1; dist < p; dist <<= 1) {
+		if (r + dist < p)
+			sched_send(s, r + dist, acc, count, dt);
+		if (r - dist < 0) {
+			sched_round(s);
+			continue;
+		}
+		sched_recv(s, r - dist, tmp, count, dt);
+		sched_round(s);
+		if (exclusive)
+			sched_local(s, got ? STEP_REDUCE : STEP_COPY, tmp, dt, excl, dt, count);
+		sched_local(s, STEP_REDUCE, tmp, dt, acc, dt, count);
+		got = 1;
+	}
+	if (!exclusive || got)
+		sched_local(s, STEP_COPY, exclusive ? excl : acc, dt, out, dt, count);
+	sched_round(s);
+}
+
+static void run_scan(struct sched *s, struct nb_call *a)
+{
+	const void *in = a->s.buf == MPI_IN_PLACE ? a->r.buf : a->s.buf;
+
+	build_scan(s, in, (void *)a->r.buf, a->r.count, a->r.dt, 0);
+}
+
+static void run_exscan(struct sched *s, struct nb_call *a)
+{
+	const void *in = a->s.buf == MPI_IN_PLACE ? a->r.buf : a->s.buf;
+
+	build_scan(s, in, (void *)a->r.buf, a->r.count, a->r.dt, 1);
+}
+
+MPI_Count blk_total(const struct nb_side *sd)
+{
+	MPI_Count total = 0;
+
+	for (int m = 0; m < sd->n; m++)
+		total += blk_count(sd, m);
+	return total;
+}
+
+void build_scatter_blocks(struct sched *s, const char *acc, const struct nb_side *rs)
+{
+	const struct datatype *dt = rs->dt;
+	int p = s->c->size, r = s->c->rank;
+	MPI_Count at = 0;
+
+	for (int m = 0; acc && m < p; at += blk_count(rs, m), m++) {
+		if (!blk_count(rs, m))
+			continue;
+		if (m == r)
+			sched_local(s, STEP_COPY, acc + at * dt->extent, dt, (void *)rs->buf, dt,
+				    blk_count(rs, m));
+		else
+			sched_send(s, m, acc + at * dt->extent, blk_count(rs, m), dt);
+	}
+	if (r != 0 && blk_count(rs, r))
+		sched_recv(s, 0, (void *)rs->buf, blk_count(rs, r), dt);
+	sched_round(s);
+}
+
+/* Reduce-scatter: the whole vector reduced up the tree to member 0, which
+ * scatters its blocks. */
+static void run_reduce_scatter(struct sched *s, struct nb_call *a)
+{
+	const void *in = a->s.buf == MPI_IN_PLACE ? a->r.buf : a->s.buf;
+	MPI_Count total = blk_total(&a->r);
+
+	if (total == 0 || a->r.dt->size == 0)
+		return;
+	/* in place, recvbuf is read here, before any result lands in it */
+	build_scatter_blocks(s, build_reduce_up(s, in, total, a->r.dt), &a->r);
+}
+
+/*
  * The arguments of the calls: a side (buffer, count or counts and
  * displacements, datatype) with where it matters and where its buffer may
  * be MPI_IN_PLACE.  A side that no member uses has used = NB_NOWHERE (0).
@@ -804,9 +1072,13 @@ static void run_alltoall(struct sched *s, struct nb_call *a)
 #define SIDE(nm, b, n, t, u, ip) \
 	{ .names = (nm), .buf = (b), .count = (n), .type = (t), .used = (u), \
 	  .in_place = (ip) }
-#define VSIDE(nm, b, cs, ds, t, ip) \
+#define VSIDE(nm, b, cs, ds, t, u, ip) \
 	{ .names = (nm), .buf = (b), .counts = (cs), .displs = (ds), .type = (t), \
-	  .used = NB_EVERYWHERE, .in_place = (ip), .vector = 1 }
+	  .used = (u), .in_place = (ip), .vector = 1 }
+#define WSIDE(nm, b, cs, ds, ts, ip) \
+	{ .names = (nm), .buf = (b), .counts = (cs), .displs = (ds), .types = (ts), \
+	  .type = MPI_DATATYPE_NULL, .used = NB_EVERYWHERE, .in_place = (ip), \
+	  .vector = 1, .typed = 1 }
 
 API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request))
 {
@@ -875,8 +1147,8 @@ static int nb_pairwise(const char *call, enum call_id id,
 {
 	struct nb_call a = {
 		.name = call, .id = id, .comm = comm, .rooted = rooted, .root = root,
-		.s = SIDE(names_send, sendbuf, sendcount, sendtype, s_used, s_in_place),
-		.r = SIDE(names_recv, recvbuf, recvcount, recvtype, r_used, r_in_place),
+		.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, s_used, s_in_place),
+		.r = SIDE(nb_names_recv, recvbuf, recvcount, recvtype, r_used, r_in_place),
 		.request = request,
 	};
 
@@ -917,9 +1189,10 @@ API(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype
 {
 	struct nb_call a = {
 		.name = "MPI_Iallgatherv", .id = CALL_IALLGATHERV, .comm = comm,
-		.s = SIDE(names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
+		.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
 			  NB_EVERYWHERE),
-		.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype, NB_NOWHERE),
+		.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype, NB_EVERYWHERE,
+			   NB_NOWHERE),
 		.request = request,
 	};
 
@@ -943,12 +1216,160 @@ API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdi
 {
 	struct nb_call a = {
 		.name = "MPI_Ialltoallv", .id = CALL_IALLTOALLV, .comm = comm,
-		.s = VSIDE(names_send, sendbuf, sendcounts, sdispls, sendtype,
-			   NB_EVERYWHERE),
-		.r = VSIDE(names_recv, recvbuf, recvcounts, rdispls, recvtype, NB_NOWHERE),
+		.s = VSIDE(nb_names_send, sendbuf, sendcounts, sdispls, sendtype,
+			   NB_EVERYWHERE, NB_EVERYWHERE),
+		.r = VSIDE(nb_names_recv, recvbuf, recvcounts, rdispls, recvtype,
+			   NB_EVERYWHERE, NB_NOWHERE),
 		.request = request,
 	};
 
 	runtime_check("MPI_Ialltoallv");
 	return nb_run(&a, run_alltoall);
+}
+
+API(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		    void *recvbuf, const int recvcounts[], const int displs[],
+		    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+{
+	struct nb_call a = {
+		.name = "MPI_Igatherv", .id = CALL_IGATHERV, .comm = comm,
+		.rooted = 1, .root = root,
+		.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
+			  NB_AT_ROOT),
+		.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype, NB_AT_ROOT,
+			   NB_NOWHERE),
+		.request = request,
+	};
+
+	runtime_check("MPI_Igatherv");
+	return nb_run(&a, run_gather);
+}
+
+API(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+		     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+{
+	struct nb_call a = {
+		.name = "MPI_Iscatterv", .id = CALL_ISCATTERV, .comm = comm,
+		.rooted = 1, .root = root,
+		.s = VSIDE(names_sendv, sendbuf, sendcounts, displs, sendtype, NB_AT_ROOT,
+			   NB_NOWHERE),
+		.r = SIDE(nb_names_recv, recvbuf, recvcount, recvtype, NB_EVERYWHERE,
+			  NB_AT_ROOT),
+		.request = request,
+	};
+
+	runtime_check("MPI_Iscatterv");
+	return nb_run(&a, run_scatter);
+}
+
+/*
+ * MPI_Alltoallw and MPI_Ialltoallw (MPI 3.1, 5.8 and 5.12.6): a type per
+ * block and displacements in bytes; MPI_IN_PLACE takes the data from
+ * recvbuf (intracommunicators only).  On an intercommunicator block m goes
+ * to and comes from member m of the remote group.
+ */
+static int alltoallw(const char *call, enum call_id id, const void *sendbuf,
+		     const int sendcounts[], const int sdispls[],
+		     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+		     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+		     MPI_Request *request)
+{
+	struct nb_call a = {
+		.name = call, .id = id, .comm = comm,
+		.s = WSIDE(nb_names_send, sendbuf, sendcounts, sdispls, sendtypes,
+			   NB_EVERYWHERE),
+		.r = WSIDE(nb_names_recv, recvbuf, recvcounts, rdispls, recvtypes,
+			   NB_NOWHERE),
+		.request = request, .blocking = id == CALL_ALLTOALLW,
+	};
+
+	runtime_check(call);
+	return nb_run(&a, run_alltoall);
+}
+
+API(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+		     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+		     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
+{
+	return alltoallw("MPI_Alltoallw", CALL_ALLTOALLW, sendbuf, sendcounts, sdispls,
+			 sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, NULL);
+}
+
+API(int, Ialltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+		      const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+		      const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+		      MPI_Request *request))
+{
+	return alltoallw("MPI_Ialltoallw", CALL_IALLTOALLW, sendbuf, sendcounts, sdispls,
+			 sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
+}
+
+/* The prefix reductions (MPI 3.1, 5.11, 5.12.11 and 5.12.12). */
+static int iscan(const char *call, enum call_id id,
+		 void (*build)(struct sched *, struct nb_call *), const void *sendbuf,
+		 void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		 MPI_Request *request)
+{
+	struct nb_call a = {
+		.name = call, .id = id, .comm = comm, .reducing = 1, .op = op,
+		.s = SIDE(names_rsend, sendbuf, count, datatype, NB_EVERYWHERE,
+			  NB_EVERYWHERE),
+		.r = SIDE(names_rrecv, recvbuf, count, datatype, NB_EVERYWHERE, NB_NOWHERE),
+		.request = request,
+	};
+
+	runtime_check(call);
+	return nb_run(&a, build);
+}
+
+API(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		 MPI_Op op, MPI_Comm comm, MPI_Request *request))
+{
+	return iscan("MPI_Iscan", CALL_ISCAN, run_scan, sendbuf, recvbuf, count, datatype,
+		     op, comm, request);
+}
+
+API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		   MPI_Op op, MPI_Comm comm, MPI_Request *request))
+{
+	return iscan("MPI_Iexscan", CALL_IEXSCAN, run_exscan, sendbuf, recvbuf, count,
+		     datatype, op, comm, request);
+}
+
+/* MPI 3.1, 5.10.2 and 5.12.10: in place, the input is recvbuf (every
+ * block of it). */
+API(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+			   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			   MPI_Request *request))
+{
+	struct nb_call a = {
+		.name = "MPI_Ireduce_scatter", .id = CALL_IREDUCE_SCATTER, .comm = comm,
+		.reducing = 1, .op = op,
+		.s = SIDE(names_rssend, sendbuf, 0, datatype, NB_EVERYWHERE, NB_EVERYWHERE),
+		.r = VSIDE(names_rscounts, recvbuf, recvcounts, NULL, datatype,
+			   NB_EVERYWHERE, NB_NOWHERE),
+		.request = request,
+	};
+
+	runtime_check("MPI_Ireduce_scatter");
+	return nb_run(&a, run_reduce_scatter);
+}
+
+API(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
+				 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+				 MPI_Request *request))
+{
+	struct nb_call a = {
+		.name = "MPI_Ireduce_scatter_block", .id = CALL_IREDUCE_SCATTER_BLOCK,
+		.comm = comm, .reducing = 1, .op = op,
+		.s = SIDE(names_rssend, sendbuf, recvcount, datatype, NB_EVERYWHERE,
+			  NB_EVERYWHERE),
+		.r = SIDE(names_rsrecv, recvbuf, recvcount, datatype, NB_EVERYWHERE,
+			  NB_NOWHERE),
+		.request = request,
+	};
+
+	runtime_check("MPI_Ireduce_scatter_block");
+	return nb_run(&a, run_reduce_scatter);
 }

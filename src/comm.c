@@ -22,6 +22,7 @@
 #include "api.h"
 #include "attr.h"
 #include "coll.h"
+#include "coll_nb.h"
 #include "comm.h"
 #include "comm_hw.h"
 #include "info.h"
@@ -496,6 +497,167 @@ API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
 		return err_comm(comm, "MPI_Comm_dup_with_info", MPI_ERR_INFO, "info",
 				"0x%x is not a valid info object", (unsigned)info);
 	return comm_dup_common("MPI_Comm_dup_with_info", comm, i, newcomm);
+}
+
+/* ---- MPI_Comm_idup -------------------------------------------------------- */
+
+/*
+ * MPI 3.1, 6.4.2: the new communicator's handle, error handler, info and
+ * attributes (copied at the call, as MPI_Comm_dup does) are there at once;
+ * its context and collective area come from a schedule of the nonblocking
+ * collectives (coll_nb.h) on the parent, so it is usable once the request
+ * completes, and any number may be outstanding next to the parent's other
+ * nonblocking collectives.  As in a split, parent rank 0 takes a context
+ * pair and creates the area, then tells every member, which maps the area
+ * and answers; once all have, rank 0 unlinks the name.  A failure fails
+ * the request of the member where it happens and of rank 0 (a failure of
+ * rank 0's: of every member).  On an intercommunicator, as in inter_dup,
+ * the leaders first agree on the new context (inter_agree_build); then
+ * the steps above, over the parent's local group, make the new local
+ * intracommunicator.
+ */
+struct idup {
+	struct comm *c;		/* the one whose context and area come here:
+				 * the new communicator, or the new
+				 * intercommunicator's local one (referenced) */
+	struct comm *inter;	/* the new intercommunicator (referenced), or NULL */
+	uint32_t told;		/* rank 0 to the members: the context, or
+				 * UINT32_MAX: no area */
+	int answer;		/* a member to rank 0: its MPI error class */
+	int *answers;		/* rank 0: every member's */
+};
+
+static void idup_free(void *arg)
+{
+	struct idup *d = arg;
+
+	comm_unref(d->c);
+	comm_unref(d->inter);
+	free(d->answers);
+	free(d);
+}
+
+/* Rank 0: the context and the area. */
+static void idup_create(struct sched *s, void *arg)
+{
+	struct idup *d = arg;
+
+	d->c->ctx = atomic_fetch_add_explicit(&rt.job->next_ctx, 2, memory_order_relaxed);
+	d->told = d->c->ctx;
+	if (comm_coll_create(d->c) < 0) {
+		d->told = UINT32_MAX;
+		sched_fail(s, MPI_ERR_NO_MEM);
+	}
+}
+
+/* Any other member: what rank 0 told, the area mapped, the answer. */
+static void idup_open(struct sched *s, void *arg)
+{
+	struct idup *d = arg;
+
+	d->c->ctx = d->told;
+	d->answer = d->told == UINT32_MAX ? MPI_ERR_NO_MEM :
+		    comm_coll_open(d->c) < 0 ? MPI_ERR_INTERN : MPI_SUCCESS;
+	if (d->answer != MPI_SUCCESS)
+		sched_fail(s, d->answer);
+}
+
+/* Rank 0, once every member answered: the name goes. */
+static void idup_finish(struct sched *s, void *arg)
+{
+	struct idup *d = arg;
+
+	if (d->c->coll)
+		comm_coll_unlink(d->c);
+	for (int m = 1; m < d->c->size; m++)
+		if (d->answers[m] != MPI_SUCCESS)
+			sched_fail(s, d->answers[m]);
+}
+
+static void idup_build(struct sched *s, struct idup *d)
+{
+	const struct datatype *byte = dt_get(MPI_BYTE);
+	int p = d->c->size;
+
+	if (d->c->rank != 0) {
+		sched_recv(s, 0, &d->told, sizeof(d->told), byte);
+		sched_round(s);
+		sched_call(s, idup_open, d);
+		sched_send(s, 0, &d->answer, sizeof(d->answer), byte);
+		sched_round(s);
+		return;
+	}
+	sched_call(s, idup_create, d);
+	for (int m = 1; m < p; m++) {
+		sched_send(s, m, &d->told, sizeof(d->told), byte);
+		sched_recv(s, m, &d->answers[m], sizeof(d->answers[m]), byte);
+	}
+	sched_round(s);
+	sched_call(s, idup_finish, d);
+	sched_round(s);
+}
+
+/* A new communicator like p, without context and area yet: an
+ * intercommunicator over a new local intracommunicator when p is one; NULL
+ * when out of memory. */
+static struct comm *idup_new(struct comm *p)
+{
+	struct comm *local;
+
+	if (!p->remote)
+		return comm_new(p->group, 0, -1, 0);
+	local = comm_new(p->local->group, 0, -1, 0);
+	return local ? inter_new(local, p->remote, 0) : NULL;
+}
+
+API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+{
+	struct comm *p, *c;
+	struct sched *s;
+	struct idup *d;
+	int rc;
+
+	runtime_check("MPI_Comm_idup");
+	if ((rc = comm_check("MPI_Comm_idup", comm, &p, newcomm, "newcomm")) != MPI_SUCCESS)
+		return rc;
+	if (!request)
+		return err_comm(comm, "MPI_Comm_idup", MPI_ERR_ARG, "request", "is NULL");
+	c = idup_new(p);
+	d = calloc(1, sizeof(*d));
+	s = c && d ? sched_create(p) : NULL;
+	if (d && c && p->rank == 0)
+		d->answers = calloc((size_t)p->size, sizeof(int));
+	if (!s || (p->rank == 0 && !d->answers)) {
+		free(d ? d->answers : NULL);
+		free(d);
+		comm_unref(c);
+		sched_destroy(s);
+		return err_comm(comm, "MPI_Comm_idup", MPI_ERR_NO_MEM, NULL, "out of memory");
+	}
+	d->c = p->remote ? c->local : c;
+	comm_ref(d->c);
+	sched_hold(s, d, idup_free);
+	if (p->remote) {
+		d->inter = c;
+		comm_ref(c);
+		inter_agree_build(s, p, &c->ctx);
+		sched_on(s, p->local);
+	}
+	idup_build(s, d);
+	sched_on(s, p);
+	rc = sched_launch(s, CALL_COMM_IDUP, request);
+	if (rc != MPI_SUCCESS) {
+		comm_unref(c);
+		return err_comm(comm, "MPI_Comm_idup", rc, NULL, "out of memory");
+	}
+	/* the handle's reference now goes to the user, with what dup copies */
+	rc = comm_out(p, c, newcomm, 1);
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, "MPI_Comm_idup", rc, NULL,
+				"an attribute copy callback failed");
+	if (p->info)
+		c->info = info_dup_internal(p->info);
+	return MPI_SUCCESS;
 }
 
 API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))

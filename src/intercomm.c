@@ -22,6 +22,7 @@
 
 #include "api.h"
 #include "coll.h"
+#include "coll_nb.h"
 #include "comm.h"
 #include "errhandler.h"
 #include "intercomm.h"
@@ -30,10 +31,7 @@
 
 /* ---- building ----------------------------------------------------------- */
 
-/* An intercommunicator over intracommunicator local (its reference is
- * taken over) and group remote, with context ctx; NULL when out of memory
- * (local is dropped then). */
-static struct comm *inter_new(struct comm *local, struct group *remote, uint32_t ctx)
+struct comm *inter_new(struct comm *local, struct group *remote, uint32_t ctx)
 {
 	struct comm *c = comm_new(local->group, ctx, -1, 0);
 
@@ -88,6 +86,31 @@ static void inter_agree(struct comm *c, enum call_id call, int info, uint32_t nc
 	coll_bcast_bytes(c->local, call, &theirs, sizeof(theirs), 0);
 	*their_info = theirs.info;
 	*ctx = theirs.ctx;
+}
+
+/* The context pair of a new intercommunicator, taken in a schedule step. */
+static void take_pair(struct sched *s, void *ctx)
+{
+	(void)s;
+	*(uint32_t *)ctx = take_ids(2);
+}
+
+void inter_agree_build(struct sched *s, struct comm *p, uint32_t *ctx)
+{
+	const struct datatype *byte = dt_get(MPI_BYTE);
+
+	if (p->rank == 0) {
+		if (takes_ids(p)) {
+			sched_call(s, take_pair, ctx);
+			sched_send(s, 0, ctx, sizeof(*ctx), byte);
+		} else {
+			sched_recv(s, 0, ctx, sizeof(*ctx), byte);
+		}
+		sched_round(s);
+	}
+	sched_on(s, p->local);
+	build_bcast(s, ctx, sizeof(*ctx), byte, 0);
+	sched_on(s, p);
 }
 
 int inter_dup(struct comm *p, struct comm **out)

@@ -26,6 +26,19 @@ enum inter_tag {
 	INTER_TAG_ALLTOALL,
 };
 
+/* An intercommunicator over intracommunicator local (its reference is
+ * taken over) and group remote, with context ctx; NULL when out of memory
+ * (local is dropped then). */
+struct comm *inter_new(struct comm *local, struct group *remote, uint32_t ctx);
+
+struct sched;
+
+/* The nonblocking form of the leaders' agreement of inter_dup, as steps of
+ * schedule s on intercommunicator p (coll_nb.h): the leaders trade *ctx,
+ * a new context pair that the one of lower job rank takes, and each
+ * broadcasts it in its group over `local`; *ctx must live until s ends. */
+void inter_agree_build(struct sched *s, struct comm *p, uint32_t *ctx);
+
 /* Collective over intercommunicator p (MPI error class): its duplicate;
  * its split (NULL for MPI_UNDEFINED, or when no process of the remote
  * group chose the same color); with g, MPI_Comm_create of group g, which

@@ -1,16 +1,14 @@
 /*
  * Process topologies: MPI_Dims_create, the Cartesian calls, graphs,
  * distributed graphs, MPI_Topo_test, MPI_Cart_map and MPI_Graph_map, and
- * the neighbourhood collectives MPI_Neighbor_allgather and
- * MPI_Neighbor_alltoall.
+ * the neighbours of a topology, which the neighbourhood collectives
+ * (coll_neighbor.c) exchange with.
  *
  * A topology is a description hung on a new communicator (made like any
  * other: split of the old one).  Ranks are never reordered: the standard
  * allows keeping them, and on one node every placement is as good, so the
  * mapping calls (MPI 3.1, section 7.5.8) give each process its own rank,
- * or MPI_UNDEFINED past the processes the topology needs.  The
- * neighbourhood collectives exchange with each neighbour by the library's
- * own point-to-point messages on the communicator (its internal context).
+ * or MPI_UNDEFINED past the processes the topology needs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,9 +18,6 @@
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
-#include "p2p.h"
-#include "progress.h"
-#include "request.h"
 #include "runtime.h"
 #include "topo.h"
 
@@ -950,27 +945,9 @@ API(int, Dist_graph_neighbors, (MPI_Comm comm, int maxindegree, int sources[],
 	return MPI_SUCCESS;
 }
 
-/* ---- neighbourhood collectives ------------------------------------------ */
+/* ---- neighbourhood collectives: the neighbours (topo.h) ------------------ */
 
-/*
- * The neighbours of a topology, in the standard's order (MPI 3.1, section
- * 7.6): for a Cartesian grid, per dimension the one at -1 then the one at
- * +1 (MPI_PROC_NULL past a non-periodic edge), as sources and as
- * destinations; for a graph, its neighbours as MPI_Graph_neighbors gives
- * them, as sources and as destinations; for a distributed graph, the
- * lists.  peer_tag[k]: the tag of the message destination k receives from
- * us -- which of its own in-neighbours we are -- so that two neighbours that
- * are one process (a periodic dimension of size 1 or 2) cannot mix up.
- */
-struct neighbors {
-	int nin, nout;
-	int *in, *out;
-	int *send_tag, *recv_tag;
-};
-
-/* 0, -ENOMEM, or -EINVAL for a graph whose adjacency matrix is not
- * symmetric, on which section 7.6 allows no neighbourhood collective. */
-static int neighbors_of(const struct comm *c, struct neighbors *nb)
+int neighbors_of(const struct comm *c, struct neighbors *nb)
 {
 	const struct topo *t = c->topo;
 	int first;
@@ -1019,90 +996,11 @@ static int neighbors_of(const struct comm *c, struct neighbors *nb)
 	return 0;
 }
 
-static void neighbors_free(const struct comm *c, struct neighbors *nb)
+void neighbors_free(const struct comm *c, struct neighbors *nb)
 {
 	if (c->topo->kind == MPI_CART) {
 		free(nb->in);
 		free(nb->send_tag);
 		free(nb->recv_tag);
 	}
-}
-
-/* Exchange with the neighbours: block k of send to out-neighbour k (the
- * same block to all when same_block), block k of recv from in-neighbour k. */
-static int neighbor_exchange(const char *call, enum call_id id, const void *sendbuf,
-			     int sendcount, MPI_Datatype sendtype, void *recvbuf,
-			     int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-			     int same_block)
-{
-	struct datatype *sdt, *rdt;
-	struct request **reqs;
-	struct neighbors nb;
-	struct comm *c;
-	int rc, k = 0;
-
-	c = comm_get(comm);
-	if (!c)
-		return comm_err_invalid(comm, call);
-	if (!c->topo)
-		return err_comm(comm, call, MPI_ERR_TOPOLOGY, "comm", "has no topology");
-	if (sendcount < 0 || recvcount < 0)
-		return err_comm(comm, call, MPI_ERR_COUNT, sendcount < 0 ? "sendcount" :
-				"recvcount", "is negative");
-	if ((rc = dt_check_use(comm, call, sendtype, &sdt)) != MPI_SUCCESS ||
-	    (rc = dt_check_use(comm, call, recvtype, &rdt)) != MPI_SUCCESS)
-		return rc;
-	rc = neighbors_of(c, &nb);
-	if (rc < 0) {
-		neighbors_free(c, &nb);
-		return rc == -EINVAL ?
-		       err_comm(comm, call, MPI_ERR_TOPOLOGY, "comm",
-				"has a graph topology whose adjacency is not symmetric") :
-		       err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
-	}
-	reqs = calloc((size_t)nb.nin + (size_t)nb.nout + 1, sizeof(*reqs));
-	if (!reqs) {
-		neighbors_free(c, &nb);
-		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
-	}
-	for (int i = 0; i < nb.nin; i++)
-		if (nb.in[i] != MPI_PROC_NULL)
-			reqs[k++] = p2p_internal_start(c, nb.in[i], nb.recv_tag ? nb.recv_tag[i] : 0,
-						       (char *)recvbuf + (MPI_Aint)i * recvcount *
-						       rdt->extent, recvcount, rdt, 1);
-	for (int i = 0; i < nb.nout; i++)
-		if (nb.out[i] != MPI_PROC_NULL)
-			reqs[k++] = p2p_internal_start(c, nb.out[i],
-						       nb.send_tag ? nb.send_tag[i] : 0,
-						       (char *)sendbuf + (same_block ? 0 :
-						       (MPI_Aint)i * sendcount * sdt->extent),
-						       sendcount, sdt, 0);
-	for (int i = 0; i < k; i++)
-		if (!reqs[i])
-			rc = MPI_ERR_NO_MEM;
-	/* a NULL among them would end the list early: wait for the rest */
-	if (rc == MPI_SUCCESS)
-		p2p_internal_wait(c, reqs, id);
-	free(reqs);
-	neighbors_free(c, &nb);
-	return rc == MPI_SUCCESS ? rc :
-	       err_comm(comm, call, rc, NULL, "out of memory");
-}
-
-API(int, Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-			      void *recvbuf, int recvcount, MPI_Datatype recvtype,
-			      MPI_Comm comm))
-{
-	runtime_check("MPI_Neighbor_allgather");
-	return neighbor_exchange("MPI_Neighbor_allgather", CALL_ALLGATHER, sendbuf, sendcount, sendtype,
-				 recvbuf, recvcount, recvtype, comm, 1);
-}
-
-API(int, Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-			     void *recvbuf, int recvcount, MPI_Datatype recvtype,
-			     MPI_Comm comm))
-{
-	runtime_check("MPI_Neighbor_alltoall");
-	return neighbor_exchange("MPI_Neighbor_alltoall", CALL_ALLTOALL, sendbuf, sendcount, sendtype,
-				 recvbuf, recvcount, recvtype, comm, 0);
 }

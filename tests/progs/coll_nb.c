@@ -365,20 +365,6 @@ static void t_alltoall(MPI_Comm comm)
 	}
 }
 
-/* Each call on MPI_COMM_WORLD, on a split and on a duplicate. */
-static void on_comms(void (*fn)(MPI_Comm))
-{
-	MPI_Comm split, dup;
-
-	fn(MPI_COMM_WORLD);
-	CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &split));
-	fn(split);
-	CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
-	fn(dup);
-	CHECK_MPI(MPI_Comm_free(&split));
-	CHECK_MPI(MPI_Comm_free(&dup));
-}
-
 static void test_barrier(void) { on_comms(t_barrier); }
 static void test_bcast(void) { on_comms(t_bcast); }
 static void test_reduce(void) { on_comms(t_ireduce); }
@@ -549,7 +535,7 @@ static void test_outside(void)
 		b[i] = val(1, i);
 	CHECK_MPI(MPI_Ibcast(b, BIGN * 2, MPI_INT, 1, MPI_COMM_WORLD, &req[0]));
 	CHECK_MPI(MPI_Ibarrier(MPI_COMM_WORLD, &req[1]));
-	outside_end(&o, req, strong ? "strong" : "weak");
+	outside_end(&o, strong ? "strong" : "weak", 2, req);
 	for (int i = 0; i < BIGN * 2; i++)
 		CHECK(b[i] == val(1, i));
 	free(b);

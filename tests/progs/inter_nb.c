@@ -4,10 +4,13 @@
  * MPI_Intercomm_create.  Every call against values each process computes
  * itself (byte-exact, roots on either side with MPI_ROOT / MPI_PROC_NULL,
  * small and rendezvous sizes, derived datatypes, a non-commutative user
- * op), several outstanding at once on several communicators and completed
- * in different orders, mixed with blocking collectives and point-to-point
- * across, progress while the other processes are outside MPI, and the
- * error classes.
+ * op): MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce,
+ * MPI_Igather(v), MPI_Iscatter(v), MPI_Iallgather(v), MPI_Ialltoall(v,w),
+ * MPI_Ireduce_scatter(_block) and MPI_Comm_idup; several outstanding at
+ * once on several communicators and completed in different orders, mixed
+ * with blocking collectives and point-to-point across, progress while the
+ * other processes are outside MPI, and the error classes (MPI_Iscan and
+ * MPI_Iexscan are MPI_ERR_COMM).
  *   inter_nb a [test [weak|strong|any]]
  * (test "fatal": a bad root under MPI_ERRORS_ARE_FATAL; the progress mode
  * says what the "outside" test expects, "any" nothing.)
@@ -435,6 +438,248 @@ static void test_alltoall(void)
 	}
 }
 
+/* Remote rank r's block in the v-variants: one empty, one large. */
+static int vcount(int r)
+{
+	return r == 1 ? 0 : r * 3 + 1 + (r == 2 ? 3000 : 0);
+}
+
+/* Igatherv and Iscatterv with every process of either group as the root:
+ * the root's counts and displacements over the remote group, placed
+ * backwards with gaps; a strided type at the others. */
+static void test_gatherv_scatterv(void)
+{
+	int *counts = ints((size_t)rsize, 0), *displs = ints((size_t)rsize, 0), span;
+	MPI_Datatype strided;
+	MPI_Request req;
+
+	for (int r = 0; r < rsize; r++)
+		counts[r] = vcount(r);
+	span = place_blocks(rsize, counts, displs, 1, 2);
+	/* every other int: what a non-root sends and receives */
+	CHECK_MPI(MPI_Type_vector(vcount(lrank) ? vcount(lrank) : 1, 1, 2, MPI_INT,
+				  &strided));
+	CHECK_MPI(MPI_Type_commit(&strided));
+	for (int from_a = 0; from_a <= 1; from_a++)
+		for (int rr = 0; rr < group_size(from_a); rr++) {
+			int root = root_arg(from_a, rr), n = vcount(lrank), one = n ? 1 : 0;
+			int *mine = ints(2 * (size_t)n, -6), *all = ints((size_t)span, -5);
+
+			for (int i = 0; i < n; i++)
+				mine[2 * i] = val(rank, i);
+			CHECK_MPI(MPI_Igatherv(mine, one, strided, all, counts, displs, MPI_INT,
+					       root, inter, &req));
+			overlap_wait(&req);
+			for (int r = 0; r < rsize; r++) {
+				for (int i = 0; i < counts[r]; i++)
+					CHECK(all[displs[r] + i] == (root == MPI_ROOT ?
+						val(world_of(!in_a, r), i) : -5));
+				CHECK(all[displs[r] + counts[r]] == -5 &&
+				      all[displs[r] + counts[r] + 1] == -5);
+			}
+			/* scatter back, shifted */
+			for (int r = 0; root == MPI_ROOT && r < rsize; r++)
+				for (int i = 0; i < counts[r]; i++)
+					all[displs[r] + i] = val(world_of(!in_a, r) + 1, i);
+			for (int i = 0; i <= 2 * n; i++)
+				mine[i] = -6;
+			CHECK_MPI(MPI_Iscatterv(all, counts, displs, MPI_INT, mine, one,
+						strided, root, inter, &req));
+			overlap_wait(&req);
+			for (int i = 0; i < 2 * n; i++)
+				CHECK(mine[i] == (i % 2 == 0 && from_a != in_a ?
+						  val(rank + 1, i / 2) : -6));
+			CHECK(mine[2 * n] == -6);
+			free(mine);
+			free(all);
+		}
+	CHECK_MPI(MPI_Type_free(&strided));
+	free(counts);
+	free(displs);
+}
+
+/* Ialltoallw: (lrank + m) % 4 ints, and 2500 more between local rank 1
+ * and remote rank 0, between this process and remote rank m; an int of
+ * extent two ints (`wide`) for odd send blocks and even receive blocks;
+ * byte displacements, the receive blocks backwards. */
+static int w_count(int l, int m)
+{
+	return (l + m) % 4 + (l == 1 && m == 0 ? 2500 : 0);
+}
+
+static void test_alltoallw(void)
+{
+	int sc[64], sd[64], rc[64], rd[64], at = 0, *snd, *rcv, sspan, rspan;
+	MPI_Datatype wide, st[64], rt[64];
+	MPI_Request req;
+
+	CHECK_MPI(MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &wide));
+	CHECK_MPI(MPI_Type_commit(&wide));
+	for (int m = 0; m < rsize; m++) {
+		sc[m] = w_count(lrank, m);
+		st[m] = m % 2 ? wide : MPI_INT;
+		sd[m] = at * (int)sizeof(int);
+		at += sc[m] * (m % 2 ? 2 : 1) + 1;
+	}
+	sspan = at;
+	at = 0;
+	for (int m = rsize - 1; m >= 0; m--) {
+		rc[m] = w_count(m, lrank);
+		rt[m] = m % 2 ? MPI_INT : wide;
+		rd[m] = at * (int)sizeof(int);
+		at += rc[m] * (m % 2 ? 1 : 2) + 1;
+	}
+	rspan = at;
+	snd = ints((size_t)sspan, -1);
+	rcv = ints((size_t)rspan, -7);
+	for (int m = 0; m < rsize; m++)
+		for (int i = 0; i < sc[m]; i++)
+			snd[sd[m] / (int)sizeof(int) + i * (m % 2 ? 2 : 1)] =
+				pairval(rank, world_of(!in_a, m), i);
+	CHECK_MPI(MPI_Ialltoallw(snd, sc, sd, st, rcv, rc, rd, rt, inter, &req));
+	CHECK_MPI(MPI_Type_free(&wide));	/* the operation keeps it */
+	overlap_wait(&req);
+	for (int m = 0, seen = 0; m < rsize; m++) {
+		int step = m % 2 ? 1 : 2, *b = rcv + rd[m] / (int)sizeof(int);
+
+		for (int i = 0; i < rc[m]; i++)
+			CHECK(b[i * step] == pairval(world_of(!in_a, m), rank, i));
+		for (int k = 0; step == 2 && k < rc[m]; k++)
+			CHECK(b[2 * k + 1] == -7);
+		seen += rc[m] * step + 1;
+		CHECK(b[rc[m] * step] == -7);
+		CHECK(m < rsize - 1 || seen == rspan);
+	}
+	CHECK(rcv[rspan] == -7);
+	free(snd);
+	free(rcv);
+}
+
+/* Ireduce_scatter_block and Ireduce_scatter (MPI 3.1, section 5.10): each
+ * group reduces a vector of `total` elements, the same length in both
+ * groups, and its result is scattered over the other group by that
+ * group's counts, which are over its local group. */
+static void t_reduce_scatter(int total, int block)
+{
+	int *counts = ints((size_t)lsize, 0), *in = ints((size_t)total, 0), off = 0;
+	int *out;
+	MPI_Request req;
+
+	/* block: total / lsize each; else local rank 1 none, rank 0 the rest */
+	for (int l = 0; l < lsize; l++)
+		counts[l] = block ? total / lsize : lsize == 1 ? total :
+			    l == 1 ? 0 : l == 0 ? total - (total / lsize) * (lsize - 2) :
+			    total / lsize;
+	for (int l = 0; l < lrank; l++)
+		off += counts[l];
+	out = ints((size_t)counts[lrank], -3);
+	for (int i = 0; i < total; i++)
+		in[i] = val(rank, i);
+	if (block)
+		CHECK_MPI(MPI_Ireduce_scatter_block(in, out, counts[0], MPI_INT, MPI_SUM, inter,
+						    &req));
+	else
+		CHECK_MPI(MPI_Ireduce_scatter(in, out, counts, MPI_INT, MPI_SUM, inter, &req));
+	overlap_wait(&req);
+	for (int i = 0; i < counts[lrank]; i++)
+		CHECK(out[i] == sum_group(!in_a, off + i));
+	CHECK(out[counts[lrank]] == -3);
+	free(counts);
+	free(in);
+	free(out);
+}
+
+static void test_reduce_scatter(void)
+{
+	MPI_Datatype pair;
+	MPI_Request req;
+	MPI_Op op;
+
+	/* lengths that both groups' sizes divide, from none to rendezvous */
+	for (int k = 0; k < 4; k++) {
+		int total = a * (size - a) * (k == 3 ? 1000 : k);
+
+		t_reduce_scatter(total, 1);
+		t_reduce_scatter(total, 0);
+	}
+	/* a user op that does not commute, on a derived type: the other
+	 * group's contributions in rank order */
+	CHECK_MPI(MPI_Type_contiguous(2, MPI_UNSIGNED, &pair));
+	CHECK_MPI(MPI_Type_commit(&pair));
+	CHECK_MPI(MPI_Op_create(affine_op, 0, &op));
+	{
+		/* a vector of a (size - a) pairs: size - a each in A, a in B */
+		int per = in_a ? size - a : a, first = lrank * per;
+		affine *in, *out;
+
+		in = malloc(sizeof(affine) * (size_t)(per * lsize));
+		out = malloc(sizeof(affine) * (size_t)per);
+		CHECK(in && out);
+		for (int i = 0; i < per * lsize; i++)
+			in[i] = aff(rank, i);
+		CHECK_MPI(MPI_Ireduce_scatter_block(in, out, per, pair, op, inter, &req));
+		CHECK_MPI(MPI_Op_free(&op));	/* the operation keeps it */
+		CHECK_MPI(MPI_Type_free(&pair));
+		CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+		for (int i = 0; i < per; i++) {
+			affine want = aff_group(!in_a, first + i);
+
+			CHECK(out[i].a == want.a && out[i].b == want.b);
+		}
+		free(in);
+		free(out);
+	}
+}
+
+/* MPI_Comm_idup of the intercommunicator (MPI 3.1, section 6.4.2): two,
+ * started around a nonblocking collective on it, completed in reverse
+ * order; each then joins the same groups with a context of its own:
+ * messages of the same source and tag on the two never mix. */
+static void test_idup(void)
+{
+	MPI_Comm dup[2];
+	MPI_Request req[3];
+	int x = rank, sum = -1;
+	long want = 0;
+
+	for (int r = 0; r < rsize; r++)
+		want += world_of(!in_a, r);
+	CHECK_MPI(MPI_Comm_idup(inter, &dup[0], &req[0]));
+	CHECK_MPI(MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, inter, &req[1]));
+	CHECK_MPI(MPI_Comm_idup(inter, &dup[1], &req[2]));
+	for (int k = 2; k >= 0; k--)
+		overlap_wait(&req[k]);
+	CHECK(sum == want);
+	for (int k = 0; k < 2; k++) {
+		int flag, n, result, total = -1;
+
+		CHECK_MPI(MPI_Comm_test_inter(dup[k], &flag));
+		CHECK(flag);
+		CHECK_MPI(MPI_Comm_remote_size(dup[k], &n));
+		CHECK(n == rsize);
+		CHECK_MPI(MPI_Comm_compare(inter, dup[k], &result));
+		CHECK(result == MPI_CONGRUENT);
+		CHECK_MPI(MPI_Allreduce(&x, &total, 1, MPI_INT, MPI_SUM, dup[k]));
+		CHECK(total == want);
+	}
+	/* point-to-point across: local rank l of A and B trade with l of the
+	 * other, where it exists, on dup[0] and dup[1] with one tag, the
+	 * receives posted the other way round */
+	if (lrank < rsize) {
+		int got[2] = { -1, -1 }, mine[2] = { x, x + 1000 };
+		MPI_Request r[4];
+
+		CHECK_MPI(MPI_Irecv(&got[1], 1, MPI_INT, lrank, 9, dup[1], &r[0]));
+		CHECK_MPI(MPI_Irecv(&got[0], 1, MPI_INT, lrank, 9, dup[0], &r[1]));
+		CHECK_MPI(MPI_Isend(&mine[0], 1, MPI_INT, lrank, 9, dup[0], &r[2]));
+		CHECK_MPI(MPI_Isend(&mine[1], 1, MPI_INT, lrank, 9, dup[1], &r[3]));
+		CHECK_MPI(MPI_Waitall(4, r, MPI_STATUSES_IGNORE));
+		CHECK(got[0] == world_of(!in_a, lrank) && got[1] == got[0] + 1000);
+	}
+	CHECK_MPI(MPI_Comm_free(&dup[0]));
+	CHECK_MPI(MPI_Comm_free(&dup[1]));
+}
+
 /* ---- several at once ------------------------------------------------------ */
 
 #define NREQ 8
@@ -614,7 +859,7 @@ static void test_outside(void)
 		b[i] = val(a, i);
 	CHECK_MPI(MPI_Ibcast(b, BIGN * 2, MPI_INT, root, inter, &req[0]));
 	CHECK_MPI(MPI_Ibarrier(inter, &req[1]));
-	outside_end(&o, req, mode);
+	outside_end(&o, mode, 2, req);
 	for (int i = 0; in_a && i < BIGN * 2; i++)
 		CHECK(b[i] == val(a, i));
 	free(b);
@@ -624,9 +869,10 @@ static void test_outside(void)
 
 static void test_errors(void)
 {
-	MPI_Comm comm;
+	MPI_Comm comm, newcomm = MPI_COMM_NULL;
 	MPI_Request req;
-	int x[64] = { 0 }, y[64], counts[64], displs[64], neg[64], sum;
+	MPI_Datatype types[64], badtypes[64];
+	int x[64] = { 0 }, y[64], counts[64], displs[64], neg[64], lneg[64], sum;
 	long want = 0;
 
 	CHECK_MPI(MPI_Comm_dup(inter, &comm));
@@ -635,6 +881,9 @@ static void test_errors(void)
 		counts[i] = 1;
 		displs[i] = i;
 		neg[i] = i == rsize - 1 ? -1 : 1;
+		lneg[i] = i == lsize - 1 ? -1 : 1;
+		types[i] = MPI_INT;
+		badtypes[i] = i == rsize - 1 ? MPI_DATATYPE_NULL : MPI_INT;
 	}
 	/* roots: MPI_ROOT, MPI_PROC_NULL or a remote rank */
 	EXPECT_ERR(MPI_ERR_ROOT, MPI_Ibcast(x, 1, MPI_INT, rsize, comm, &req));
@@ -696,6 +945,35 @@ static void test_errors(void)
 	EXPECT_ERR(MPI_ERR_BUFFER, MPI_Ireduce(x, NULL, 1, MPI_INT, MPI_SUM, MPI_ROOT, comm,
 					       &req));
 	EXPECT_ERR(MPI_ERR_ARG, MPI_Ibarrier(comm, NULL));
+	/* the v- and w-variants: counts and types over the remote group, but
+	 * over the local one for reduce-scatter; scan and exscan are for
+	 * intracommunicators only (MPI 3.1, sections 5.11.1 and 5.11.2) */
+	EXPECT_ERR(MPI_ERR_ROOT, MPI_Igatherv(x, 1, MPI_INT, y, counts, displs, MPI_INT,
+					      rsize, comm, &req));
+	EXPECT_ERR(MPI_ERR_COUNT, MPI_Igatherv(x, 1, MPI_INT, y, neg, displs, MPI_INT,
+					       MPI_ROOT, comm, &req));
+	EXPECT_ERR(MPI_ERR_ARG, MPI_Iscatterv(x, counts, NULL, MPI_INT, y, 1, MPI_INT,
+					      MPI_ROOT, comm, &req));
+	EXPECT_ERR(MPI_ERR_BUFFER, MPI_Iscatterv(x, counts, displs, MPI_INT, MPI_IN_PLACE, 1,
+						 MPI_INT, 0, comm, &req));
+	EXPECT_ERR(MPI_ERR_COUNT, MPI_Ialltoallw(x, neg, displs, types, y, counts, displs,
+						 types, comm, &req));
+	EXPECT_ERR(MPI_ERR_TYPE, MPI_Ialltoallw(x, counts, displs, types, y, counts, displs,
+						badtypes, comm, &req));
+	EXPECT_ERR(MPI_ERR_BUFFER, MPI_Ialltoallw(MPI_IN_PLACE, counts, displs, types, y,
+						  counts, displs, types, comm, &req));
+	EXPECT_ERR(MPI_ERR_COUNT, MPI_Ireduce_scatter(x, y, lneg, MPI_INT, MPI_SUM, comm,
+						      &req));
+	EXPECT_ERR(MPI_ERR_COUNT, MPI_Ireduce_scatter_block(x, y, -1, MPI_INT, MPI_SUM, comm,
+							    &req));
+	EXPECT_ERR(MPI_ERR_OP, MPI_Ireduce_scatter(x, y, counts, MPI_INT, MPI_OP_NULL, comm,
+						   &req));
+	EXPECT_ERR(MPI_ERR_BUFFER, MPI_Ireduce_scatter_block(MPI_IN_PLACE, y, 1, MPI_INT,
+							     MPI_SUM, comm, &req));
+	EXPECT_ERR(MPI_ERR_COMM, MPI_Iscan(x, y, 1, MPI_INT, MPI_SUM, comm, &req));
+	EXPECT_ERR(MPI_ERR_COMM, MPI_Iexscan(x, y, 1, MPI_INT, MPI_SUM, comm, &req));
+	EXPECT_ERR(MPI_ERR_ARG, MPI_Comm_idup(comm, &newcomm, NULL));
+	CHECK(newcomm == MPI_COMM_NULL);
 	/* nothing changed: the next collectives match on every process */
 	CHECK_MPI(MPI_Iallreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, comm, &req));
 	CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
@@ -735,6 +1013,10 @@ int main(int argc, char **argv)
 	TU_RUN("gather_scatter", test_gather_scatter);
 	TU_RUN("allgather", test_allgather);
 	TU_RUN("alltoall", test_alltoall);
+	TU_RUN("gatherv_scatterv", test_gatherv_scatterv);
+	TU_RUN("alltoallw", test_alltoallw);
+	TU_RUN("reduce_scatter", test_reduce_scatter);
+	TU_RUN("idup", test_idup);
 	TU_RUN("overlap", test_overlap);
 	TU_RUN("mixed", test_mixed);
 	TU_RUN("outside", test_outside);

@@ -1,10 +1,11 @@
 /*
- * Shared by the tests of the nonblocking collectives (coll_nb.c on
- * intracommunicators, inter_nb.c on intercommunicators): the values a
- * process contributes, buffers with a sentinel, waiting while computing,
- * a non-commutative op, the ways to complete a set of requests, progress
- * while the other processes are outside MPI, and error checks.  Also
- * builds with any other MPI.
+ * Shared by the tests of the nonblocking collectives (coll_nb.c and
+ * coll_nbv.c on intracommunicators, inter_nb.c on intercommunicators):
+ * the values a process contributes, buffers with a sentinel, waiting while
+ * computing, each test on several communicators, a non-commutative op,
+ * the ways to complete a set of requests, progress while the other
+ * processes are outside MPI, and error checks.  Also builds with any
+ * other MPI.
  */
 #ifndef NBUTIL_H
 #define NBUTIL_H
@@ -30,6 +31,37 @@ static inline int *ints(size_t n, int fill)
 	for (size_t i = 0; i <= n; i++)
 		b[i] = fill;
 	return b;
+}
+
+/* An intercommunicator between the lower and the upper half of
+ * MPI_COMM_WORLD (at least 2 ranks), and the half it stands on. */
+static inline void halves(MPI_Comm *half, MPI_Comm *inter)
+{
+	int rank, size, low;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	low = rank < size / 2;
+	CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, low, rank, half));
+	CHECK_MPI(MPI_Intercomm_create(*half, 0, MPI_COMM_WORLD, low ? size / 2 : 0, 7,
+				       inter));
+}
+
+/* fn on MPI_COMM_WORLD, on a split (ranks reversed) and on a duplicate. */
+static inline void on_comms(void (*fn)(MPI_Comm))
+{
+	MPI_Comm split, dup;
+	int rank, size;
+
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	fn(MPI_COMM_WORLD);
+	CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &split));
+	fn(split);
+	CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+	fn(dup);
+	CHECK_MPI(MPI_Comm_free(&split));
+	CHECK_MPI(MPI_Comm_free(&dup));
 }
 
 /* Wait for req, computing a little and testing it now and then. */
@@ -189,15 +221,18 @@ static inline void complete_all(MPI_Request *req, int n, int how)
 
 /*
  * Progress while the others are outside MPI.  outside_begin (collective
- * over MPI_COMM_WORLD) sets up a flag in job rank 0's memory that every
- * process maps.  Then every process starts two requests req (a large
- * broadcast whose root is not job rank 0, and a barrier) and calls
- * outside_end: job rank 0 waits for them while every other process
- * computes outside MPI until rank 0 says, through the flag, that it is
- * through.  Progress "strong": they complete (the progress threads move
- * the data); "weak": the broadcast cannot complete, its data sits with
- * the root until the root calls MPI, however often rank 0 tests it; any
- * other mode expects neither.  Then everybody completes both.
+ * over MPI_COMM_WORLD, before the operations start) sets up two flags in
+ * job rank 0's memory that every process maps.  Then every process starts
+ * its nonblocking operations reqs[0..n) and calls outside_end: job rank 0
+ * waits for them while every other process computes outside MPI until
+ * rank 0 says, through flag[0], that it is through.  Progress "strong":
+ * they complete (the progress threads move the data); "weak": reqs[0]
+ * cannot complete (say, a large broadcast whose root is not job rank 0:
+ * its data sits with the root until the root calls MPI), however often
+ * rank 0 tests it; any other mode expects neither.  Then everybody
+ * completes them.  flag[1] counts the others that arrived
+ * (outside_arrive), for an operation that rank 0 must start only once the
+ * others are outside MPI (outside_wait).
  */
 struct outside {
 	MPI_Win win;
@@ -206,7 +241,7 @@ struct outside {
 
 static inline void outside_begin(struct outside *o)
 {
-	CHECK_MPI(MPI_Win_allocate_shared(tu_rank == 0 ? sizeof(int) : 0, sizeof(int),
+	CHECK_MPI(MPI_Win_allocate_shared(tu_rank == 0 ? 2 * sizeof(int) : 0, sizeof(int),
 					  MPI_INFO_NULL, MPI_COMM_WORLD, &o->flag, &o->win));
 	if (tu_rank != 0) {
 		MPI_Aint sz;
@@ -214,29 +249,51 @@ static inline void outside_begin(struct outside *o)
 
 		CHECK_MPI(MPI_Win_shared_query(o->win, 0, &sz, &du, &o->flag));
 	} else {
-		__atomic_store_n(o->flag, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&o->flag[0], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&o->flag[1], 0, __ATOMIC_RELAXED);
 	}
+	/* the barrier orders rank 0's stores before everybody's use */
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 }
 
-static inline void outside_end(struct outside *o, MPI_Request req[2], const char *mode)
+/* A process other than job rank 0: about to leave MPI. */
+static inline void outside_arrive(struct outside *o)
+{
+	__atomic_add_fetch(&o->flag[1], 1, __ATOMIC_RELEASE);
+}
+
+/* Job rank 0: until every other process arrived (bounded: a hang fails). */
+static inline void outside_wait(struct outside *o)
+{
+	double t0 = MPI_Wtime();
+	int size;
+
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	while (__atomic_load_n(&o->flag[1], __ATOMIC_ACQUIRE) < size - 1) {
+		CHECK(MPI_Wtime() - t0 < 30);
+		tu_sleep_ms(1);
+	}
+}
+
+static inline void outside_end(struct outside *o, const char *mode, int n,
+			       MPI_Request *reqs)
 {
 	if (tu_rank == 0) {
 		for (int k = 0; !strcmp(mode, "weak") && k < 200; k++) {
 			int done;
 
-			CHECK_MPI(MPI_Test(&req[0], &done, MPI_STATUS_IGNORE));
+			CHECK_MPI(MPI_Test(&reqs[0], &done, MPI_STATUS_IGNORE));
 			CHECK(!done);
 			tu_sleep_ms(1);
 		}
 		if (!strcmp(mode, "strong"))
-			CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
-		__atomic_store_n(o->flag, 1, __ATOMIC_RELEASE);
+			CHECK_MPI(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
+		__atomic_store_n(&o->flag[0], 1, __ATOMIC_RELEASE);
 	} else {
 		/* outside MPI until rank 0 is through (bounded: a hang fails) */
 		double t0 = MPI_Wtime();
 
-		while (!__atomic_load_n(o->flag, __ATOMIC_ACQUIRE)) {
+		while (!__atomic_load_n(&o->flag[0], __ATOMIC_ACQUIRE)) {
 			volatile double x = 0;
 
 			for (int k = 0; k < 1000; k++)
@@ -247,24 +304,12 @@ static inline void outside_end(struct outside *o, MPI_Request req[2], const char
 			}
 		}
 	}
-	CHECK_MPI(MPI_Waitall(2, req, MPI_STATUSES_IGNORE));
+	CHECK_MPI(MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE));
 	CHECK_MPI(MPI_Win_free(&o->win));
 }
 
-#define SENTINEL ((MPI_Request)0x5a5a5a5a)
-
-/* The call returns class `want` and leaves the request `req` alone. */
-#define EXPECT_ERR(want, call)                                                 \
-	do {                                                                   \
-		int rc_, cls_;                                                 \
-		req = SENTINEL;                                                \
-		rc_ = (call);                                                  \
-		MPI_Error_class(rc_, &cls_);                                   \
-		if (cls_ != (want))                                            \
-			fprintf(stderr, "rank %d: line %d: class %d, want %d\n", \
-				tu_rank, __LINE__, cls_, (want));              \
-		CHECK(cls_ == (want));                                         \
-		CHECK(req == SENTINEL);                                        \
-	} while (0)
+/* The call returns class `want` and leaves the request variable `req`
+ * alone. */
+#define EXPECT_ERR(want, call) TU_EXPECT_REQ_ERR(want, req, call)
 
 #endif

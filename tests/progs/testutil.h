@@ -46,6 +46,24 @@ static inline int tu_check_class(int rc, int want)
 	return cls == want;
 }
 
+/* A request value no call hands out, to see that a failing call leaves
+ * its request argument alone. */
+#define TU_SENTINEL_REQ ((MPI_Request)0x5a5a5a5a)
+
+/* The call returns class `want` and leaves the request variable req (set
+ * to TU_SENTINEL_REQ first) alone. */
+#define TU_EXPECT_REQ_ERR(want, req, call)                                    \
+	do {                                                                   \
+		int ok_;                                                       \
+		(req) = TU_SENTINEL_REQ;                                       \
+		ok_ = tu_check_class((call), (want));                          \
+		if (!ok_)                                                      \
+			fprintf(stderr, "rank %d: line %d: want class %d\n",    \
+				tu_rank, __LINE__, (want));                    \
+		CHECK(ok_);                                                    \
+		CHECK((req) == TU_SENTINEL_REQ);                               \
+	} while (0)
+
 /* The group of MPI_COMM_WORLD's rank `who` alone (for post and start). */
 static inline MPI_Group tu_group_of(int who)
 {
