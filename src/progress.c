@@ -1029,41 +1029,29 @@ void progress_wait_napping(int (*done)(void *), void *arg, const struct timespec
 }
 
 /*
- * One idle round of a wait under MPI_THREAD_MULTIPLE (returns whether it
- * slept): the same spin, yield and sleep as below, but without the lock of serial.h, which the other
- * threads of the process need meanwhile: what this thread waits for may be
- * what one of them is about to do.  A sleep lasts WAIT_MULTI_NAP at most,
- * a safety net under the doorbell that completions ring (serial.c).
+ * Under MPI_THREAD_MULTIPLE a waiter spins, yields and sleeps without the
+ * lock of serial.h, which the other threads of the process need meanwhile:
+ * what this thread waits for may be what one of them is about to do
+ * (serial_release and serial_sleep_begin let go of nothing below that
+ * level).  Its sleeps then last WAIT_MULTI_NAP_NS at most, a safety net
+ * under the doorbell that completions ring (serial.c).
  */
 #define WAIT_MULTI_NAP_NS 2000000L
 
-static int wait_multi(struct wait_for *w, const struct timespec *nap, unsigned idle)
+static const struct timespec *wait_nap(const struct timespec *nap)
 {
 	static const struct timespec multi_nap = { 0, WAIT_MULTI_NAP_NS };
-	unsigned holds;
 
-	if (idle < rt.spins + rt.yields) {
-		holds = serial_release();
-		if (idle < rt.spins)
-			shm_cpu_relax();
-		else
-			sched_yield();
-		serial_reacquire(holds);
-		return 0;
-	}
-	if (!nap || nap->tv_sec > 0 || nap->tv_nsec > WAIT_MULTI_NAP_NS)
-		nap = &multi_nap;
-	holds = serial_sleep_begin();
-	doorbell_sleep(progress_ready, w, nap);
-	serial_sleep_end(holds);
-	return 1;
+	if (rt.multi && (!nap || nap->tv_sec > 0 || nap->tv_nsec > WAIT_MULTI_NAP_NS))
+		return &multi_nap;
+	return nap;
 }
 
 static void wait_loop(int (*done)(void *), void *arg, const void *key,
 		      const struct timespec *nap)
 {
 	struct wait_for w = { done, arg };
-	unsigned idle = 0;
+	unsigned idle = 0, holds;
 
 	progress_lock();
 	wait_begin(key);
@@ -1080,21 +1068,19 @@ static void wait_loop(int (*done)(void *), void *arg, const void *key,
 		progress_unlock();
 		if (finished)
 			return;
-		if (rt.multi) {
-			if (wait_multi(&w, nap, idle++))
-				idle = 0;
+		if (idle < rt.spins + rt.yields) {
+			holds = serial_release();
+			/* a rank that shares our CPU may be the one we wait for */
+			if (idle++ < rt.spins)
+				shm_cpu_relax();
+			else
+				sched_yield();
+			serial_reacquire(holds);
 			continue;
 		}
-		if (idle++ < rt.spins) {
-			shm_cpu_relax();
-			continue;
-		}
-		/* a rank that shares our CPU may be the one we wait for */
-		if (idle <= rt.spins + rt.yields) {
-			sched_yield();
-			continue;
-		}
-		doorbell_sleep(progress_ready, &w, nap);
+		holds = serial_sleep_begin();
+		doorbell_sleep(progress_ready, &w, wait_nap(nap));
+		serial_sleep_end(holds);
 		idle = 0;
 	}
 }
