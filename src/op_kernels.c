@@ -34,14 +34,17 @@
 
 #define OP_BLOCK 16
 
-/* x86-64: every kernel also built for AVX2, chosen once when the library
- * loads (an ifunc); twice the lanes of the SSE2 baseline halves the time
- * of long accumulates and reductions that stay in cache.  Not under
+/* x86-64: every kernel also built for AVX2 and AVX-512, the widest the CPU
+ * has chosen once when the library loads (an ifunc); each doubling of the
+ * lanes over the SSE2 baseline nearly halves the time of accumulates and
+ * reductions that stay in cache (a 2 KiB accumulate of doubles: 53 ns with
+ * AVX2, 35 with AVX-512, README "Performance").  The inner block is
+ * unrolled so that one pass of the loop moves OP_BLOCK elements.  Not under
  * ThreadSanitizer, whose instrumented resolvers would run before its
  * runtime is set up. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
 	!defined(__SANITIZE_THREAD__)
-#define OP_CLONES __attribute__((target_clones("avx2", "default")))
+#define OP_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define OP_CLONES
 #endif
@@ -55,7 +58,7 @@
 		MPI_Aint i = 0;                                                \
                                                                                \
 		for (; n - i >= OP_BLOCK; i += OP_BLOCK)                       \
-			for (int j = 0; j < OP_BLOCK; j++)                     \
+			_Pragma("GCC unroll 16") for (int j = 0; j < OP_BLOCK; j++) \
 				y[i + j] = F(x[i + j], y[i + j]);              \
 		for (; i < n; i++)                                             \
 			y[i] = F(x[i], y[i]);                                  \
