@@ -13,22 +13,46 @@
 
 #include "job.h"
 #include "knob.h"
+#include "seg.h"
 
+/* Inboxes start on pages of their own (the page of shared memory). */
+#define JOB_PAGE 4096u
 #define JOB_CHAN_MAX (64u << 10)
-#define JOB_CHAN_MIN (4u << 10)
-#define JOB_CHAN_BUDGET (1u << 20)	/* per receiver: n rings share it */
+#define JOB_CHAN_MIN (16u << 10)
+#define JOB_CHAN_FIXED_MIN (4u << 10)	/* SHMPI_CHANNEL_BYTES=4k */
+#define JOB_INBOX_MAX (1u << 20)	/* per rank */
+#define JOB_INBOX_MIN (64u << 10)
+#define JOB_CHAN_TOTAL (256u << 20)	/* the whole job, from 256 ranks up */
 
-uint64_t shm_job_chan_cap(uint32_t nranks)
+/*
+ * Each rank's inbox may take B = 256 MiB / n, between 64 KiB and 1 MiB
+ * (what the pages that carry records can add up to, if every pool ring of
+ * every rank is used).  Rings are as large as B allows a ring for every
+ * sender (64 KiB at 8 ranks, 16 KiB at 64), but not below 16 KiB: then
+ * there are fewer pool rings than senders (63 at 256 ranks, 15 at 1024, 3
+ * at 4096) and the other senders share the inbox's shared ring.
+ */
+void shm_job_chan_geometry(uint32_t nranks, uint64_t *cap_out, uint32_t *rings_out)
 {
-	uint64_t cap = JOB_CHAN_MAX;
+	uint64_t budget = JOB_CHAN_TOTAL / nranks, cap = JOB_CHAN_MAX;
 	long fixed;
 
+	if (budget > JOB_INBOX_MAX)
+		budget = JOB_INBOX_MAX;
+	if (budget < JOB_INBOX_MIN)
+		budget = JOB_INBOX_MIN;
 	/* SHMPI_CHANNEL_BYTES (shm/knob.c): auto, then 4k doubling up */
 	if (shm_knob_get(SHM_KNOB_CHANNEL, &fixed) == 0 && fixed > 0)
-		return (uint64_t)JOB_CHAN_MIN << (fixed - 1);
-	while (cap > JOB_CHAN_MIN && cap * nranks > JOB_CHAN_BUDGET)
-		cap /= 2;
-	return cap;
+		cap = (uint64_t)JOB_CHAN_FIXED_MIN << (fixed - 1);
+	else
+		while (cap > JOB_CHAN_MIN && cap * (nranks + 1) > budget)
+			cap /= 2;
+	*cap_out = cap;
+	*rings_out = budget / cap > nranks ? nranks :
+		     budget / cap > 1 ? (uint32_t)(budget / cap) - 1 : 1;
+	/* SHMPI_CHANNEL_RINGS: auto, then 0, 1, 2, 4, ... */
+	if (shm_knob_get(SHM_KNOB_CHANNEL_RINGS, &fixed) == 0 && fixed > 0)
+		*rings_out = fixed == 1 ? 0 : 1u << (fixed - 2);
 }
 
 static size_t job_ranks_off(void)
@@ -42,17 +66,42 @@ static size_t job_coll_off(uint32_t nranks)
 	return job_ranks_off() + (size_t)nranks * sizeof(struct shm_rank_ctl);
 }
 
-static size_t job_chan_off(uint32_t nranks)
+static size_t job_inbox_off(uint32_t nranks)
 {
 	size_t end = job_coll_off(nranks) + shm_coll_size(nranks);
 
-	return (end + SHM_CACHE_LINE - 1) & ~(size_t)(SHM_CACHE_LINE - 1);
+	return (end + JOB_PAGE - 1) & ~(size_t)(JOB_PAGE - 1);
+}
+
+static size_t job_inbox_stride(uint32_t nranks)
+{
+	uint64_t cap;
+	uint32_t rings;
+
+	shm_job_chan_geometry(nranks, &cap, &rings);
+	return (shm_inbox_size(nranks, rings, cap) + JOB_PAGE - 1) & ~(size_t)(JOB_PAGE - 1);
 }
 
 size_t shm_job_size(uint32_t nranks)
 {
-	return job_chan_off(nranks) + (size_t)nranks * nranks *
-	       shm_ring_size(shm_job_chan_cap(nranks));
+	return job_inbox_off(nranks) + (size_t)nranks * job_inbox_stride(nranks);
+}
+
+int shm_job_reserve(const struct shm_seg *seg, uint32_t nranks)
+{
+	size_t off = job_inbox_off(nranks), stride = job_inbox_stride(nranks), fixed;
+	uint64_t cap;
+	uint32_t rings;
+	int rc;
+
+	/* the header, the rank blocks, the collective area */
+	rc = shm_seg_reserve(seg, 0, off);
+	/* each inbox's lines and its shared ring */
+	shm_job_chan_geometry(nranks, &cap, &rings);
+	fixed = shm_inbox_size(nranks, rings, cap) - (size_t)rings * shm_ring_size(cap);
+	for (uint32_t r = 0; rc == 0 && r < nranks; r++)
+		rc = shm_seg_reserve(seg, off + r * stride, fixed);
+	return rc;
 }
 
 void shm_job_init(struct shm_job_hdr *hdr, uint32_t nranks)
@@ -62,8 +111,9 @@ void shm_job_init(struct shm_job_hdr *hdr, uint32_t nranks)
 	hdr->nranks = nranks;
 	hdr->size = shm_job_size(nranks);
 	hdr->ranks_off = job_ranks_off();
-	hdr->chan_off = job_chan_off(nranks);
-	hdr->chan_cap = shm_job_chan_cap(nranks);
+	hdr->inbox_off = job_inbox_off(nranks);
+	hdr->inbox_stride = job_inbox_stride(nranks);
+	shm_job_chan_geometry(nranks, &hdr->chan_cap, &hdr->chan_rings);
 	hdr->coll_off = job_coll_off(nranks);
 	/* context ids 0-3 belong to MPI_COMM_WORLD and MPI_COMM_SELF */
 	atomic_store_explicit(&hdr->next_ctx, 4, memory_order_relaxed);
@@ -76,21 +126,27 @@ void shm_job_init(struct shm_job_hdr *hdr, uint32_t nranks)
 		memset(ctl, 0, sizeof(*ctl));
 		atomic_store_explicit(&ctl->phase, SHM_RANK_STARTED,
 				      memory_order_relaxed);
-		for (uint32_t s = 0; s < nranks; s++)
-			shm_ring_init(shm_job_ring(hdr, (int)s, (int)r), hdr->chan_cap);
+		shm_inbox_init(shm_job_inbox(hdr, (int)r), nranks, hdr->chan_rings,
+			       hdr->chan_cap);
 	}
 }
 
 int shm_job_check(const struct shm_job_hdr *hdr, size_t mapped, uint32_t nranks)
 {
+	uint64_t cap;
+	uint32_t rings;
+
 	if (mapped < sizeof(*hdr) || hdr->magic != SHM_JOB_MAGIC ||
 	    hdr->version != SHM_JOB_VERSION)
 		return -EPROTO;
 	if (hdr->nranks != nranks || hdr->size != shm_job_size(nranks) ||
 	    hdr->size > mapped || hdr->ranks_off != job_ranks_off() ||
-	    hdr->chan_off != job_chan_off(nranks) ||
-	    hdr->coll_off != job_coll_off(nranks) ||
-	    hdr->chan_cap != shm_job_chan_cap(nranks))
+	    hdr->inbox_off != job_inbox_off(nranks) ||
+	    hdr->inbox_stride != job_inbox_stride(nranks) ||
+	    hdr->coll_off != job_coll_off(nranks))
+		return -EINVAL;
+	shm_job_chan_geometry(nranks, &cap, &rings);
+	if (hdr->chan_cap != cap || hdr->chan_rings != rings)
 		return -EINVAL;
 	return 0;
 }

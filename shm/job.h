@@ -6,16 +6,15 @@
  * is unguessable.  The control segment ("-ctl") is created by the launcher
  * and holds a header, one control block per rank at `ranks_off`, the
  * collective area of the whole job at `coll_off`, and the channels at
- * `chan_off`: one ring per (sender, receiver) pair, those into
- * one receiver side by side (the receiver polls them together).  The
- * launcher holds a flock on it for the job's life, so a control segment
- * nobody has locked belongs to a dead job.
+ * `inbox_off`: an inbox per rank (shm/inbox.h), `inbox_stride` bytes
+ * apart.  The launcher holds a flock on it for the job's life, so a
+ * control segment nobody has locked belongs to a dead job.
  *
- * Rings per pair rather than one queue per receiver: every ring has exactly
- * one producer and one consumer, so sending needs no atomic read-modify-write
- * and no lock, and a sender that stops mid-message blocks only its own pair.
- * The cost is n^2 rings, kept small by shrinking each ring as n grows
- * (shm_job_chan_cap): 4 MiB in all at 8 ranks, 256 MiB at 256 ranks.
+ * The channels take O(n) of the segment, not one ring per ordered pair
+ * (O(n^2)): each rank's inbox has a shared ring and a pool of rings that
+ * senders claim on first use (shm_job_chan_geometry sizes them), and only
+ * the pages that carry records are ever backed by memory.  Per rank at
+ * most 1 MiB, and 256 MiB in all from 256 ranks up.
  */
 #ifndef SHM_JOB_H
 #define SHM_JOB_H
@@ -27,11 +26,11 @@
 #include "atomic.h"
 #include "barrier.h"
 #include "coll.h"
-#include "ring.h"
+#include "inbox.h"
 #include "wait.h"
 
 #define SHM_JOB_MAGIC 0x626f6a69706d6873ULL /* "shmpijob" */
-#define SHM_JOB_VERSION 10
+#define SHM_JOB_VERSION 11
 #define SHM_JOB_ID_LEN 16
 #define SHM_JOB_NAME_PREFIX "shmpi-"
 
@@ -87,19 +86,30 @@ struct shm_job_hdr {
 	uint32_t nranks;
 	uint64_t size;			/* of the whole segment */
 	uint64_t ranks_off;		/* offset of the rank control blocks */
-	uint64_t chan_off;		/* offset of the first ring */
-	uint64_t chan_cap;		/* data bytes of each ring */
+	uint64_t inbox_off;		/* offset of rank 0's inbox */
+	uint64_t inbox_stride;		/* bytes from one inbox to the next */
+	uint64_t chan_cap;		/* data bytes of each channel ring */
+	uint32_t chan_rings;		/* pool rings of each inbox */
+	uint32_t pad_;
 	uint64_t coll_off;		/* MPI_COMM_WORLD's collective area */
 	shm_atomic_u32 next_ctx;	/* context ids handed out so far */
 	shm_atomic_i32 abort_rank;	/* first rank to abort, or -1 */
 	shm_atomic_i32 abort_code;	/* its error code */
 };
 
-/* Data bytes of each channel ring in a job of n ranks. */
-uint64_t shm_job_chan_cap(uint32_t nranks);
+/* The channels of a job of n ranks: the data bytes of each ring and the
+ * pool rings of each inbox (SHMPI_CHANNEL_BYTES and SHMPI_CHANNEL_RINGS
+ * may fix either). */
+void shm_job_chan_geometry(uint32_t nranks, uint64_t *cap, uint32_t *rings);
 
 /* Bytes a control segment for n ranks needs. */
 size_t shm_job_size(uint32_t nranks);
+
+/* Back every page of a control segment for n ranks created sparse
+ * (shm/seg.h) but the inboxes' pool rings, which their senders back when
+ * they claim them; -ENOSPC when /dev/shm is full. */
+struct shm_seg;
+int shm_job_reserve(const struct shm_seg *seg, uint32_t nranks);
 
 /* Lay out a fresh (zeroed) control segment. */
 void shm_job_init(struct shm_job_hdr *hdr, uint32_t nranks);
@@ -113,13 +123,11 @@ static inline struct shm_rank_ctl *shm_job_rank(struct shm_job_hdr *hdr, int ran
 	return (struct shm_rank_ctl *)((char *)hdr + hdr->ranks_off) + rank;
 }
 
-/* The ring that carries records from rank src to rank dst. */
-static inline struct shm_ring *shm_job_ring(struct shm_job_hdr *hdr, int src, int dst)
+/* The inbox of a rank: its incoming channels. */
+static inline struct shm_inbox *shm_job_inbox(struct shm_job_hdr *hdr, int rank)
 {
-	size_t stride = shm_ring_size(hdr->chan_cap);
-
-	return (struct shm_ring *)((char *)hdr + hdr->chan_off +
-				   ((size_t)dst * hdr->nranks + (size_t)src) * stride);
+	return (struct shm_inbox *)((char *)hdr + hdr->inbox_off +
+				    (size_t)rank * hdr->inbox_stride);
 }
 
 /* The collective area of the whole job (every rank a member). */

@@ -39,9 +39,18 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 		"SHMPI_CHANNEL_BYTES", SHM_KNOB_CHOICE, "auto",
 		"auto|4k|8k|16k|32k|64k|128k|256k|512k|1m", 0,
 		SHM_KNOB_SHMRUN | SHM_KNOB_RANKS, SHM_KNOB_FIXED,
-		"data bytes of each point-to-point channel ring (one per pair of "
-		"ranks); auto: 64k, halved as ranks grow so that the rings into "
-		"one rank take at most 1 MiB; set it for shmrun, not with -x" },
+		"data bytes of each channel ring (shm/inbox.h); auto: 64k, halved "
+		"as ranks grow down to 16k so that a ring for every sender fits "
+		"in a rank's share of the channels (1 MiB, 256 MiB in all from "
+		"256 ranks up); set it for shmrun, not with -x" },
+	[SHM_KNOB_CHANNEL_RINGS] = {
+		"SHMPI_CHANNEL_RINGS", SHM_KNOB_CHOICE, "auto",
+		"auto|0|1|2|4|8|16|32|64|128|256|512|1024|2048|4096", 0,
+		SHM_KNOB_SHMRUN | SHM_KNOB_RANKS, SHM_KNOB_FIXED,
+		"channel rings of one sender each per rank, claimed by the first "
+		"senders to talk to it (the others share one ring under a lock); "
+		"auto: one for every sender while the rank's share of the channels "
+		"allows; set it for shmrun, not with -x" },
 	[SHM_KNOB_BIND_TO] = {
 		"SHMPI_BIND_TO", SHM_KNOB_CHOICE, "auto",
 		"auto|none|core|hwthread|l3cache|numa|socket", 0,

@@ -5,8 +5,9 @@
 #define RING_HDR 8u
 #define RING_PAD 1u	/* flag of a pad record */
 #define RING_VALID 2u	/* flag of every published header: never zero */
+#define RING_TAG_SHIFT 8	/* the producer's tag above the flags */
 
-/* A header as one 64-bit word: the length low, the flags high. */
+/* A header as one 64-bit word: the length low, the flags and the tag high. */
 static inline uint64_t hdr_word(uint32_t len, uint32_t flags)
 {
 	return (uint64_t)len | (uint64_t)(flags | RING_VALID) << 32;
@@ -94,7 +95,8 @@ void shm_ring_commit(struct shm_ring *r, void *payload)
 	 * left room for it */
 	atomic_store_explicit(shm_ring_header(r, r->pcap, next), 0, memory_order_relaxed);
 	/* release: the record and the cleared next header before this one */
-	atomic_store_explicit(shm_ring_header(r, r->pcap, tail), hdr_word(r->reserved, 0),
+	atomic_store_explicit(shm_ring_header(r, r->pcap, tail),
+			      hdr_word(r->reserved, r->tag << RING_TAG_SHIFT),
 			      memory_order_release);
 	atomic_store_explicit(&r->tail, next, memory_order_relaxed);
 }
@@ -121,6 +123,15 @@ void *shm_ring_peek(struct shm_ring *r, uint32_t *len)
 	}
 }
 
+uint32_t shm_ring_peek_tag(struct shm_ring *r)
+{
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+	/* relaxed: shm_ring_peek() acquired this header already */
+	uint64_t h = atomic_load_explicit(shm_ring_header(r, r->cap, head), memory_order_relaxed);
+
+	return (uint32_t)(h >> 32) >> RING_TAG_SHIFT;
+}
+
 void shm_ring_release(struct shm_ring *r)
 {
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
@@ -129,4 +140,36 @@ void shm_ring_release(struct shm_ring *r)
 	/* release: we finished reading the record before the producer reuses it */
 	atomic_store_explicit(&r->head, head + ring_span((uint32_t)h),
 			      memory_order_release);
+}
+
+int shm_ring_unread(struct shm_ring *r)
+{
+	/* relaxed: a look from outside, acted on only if it lasts */
+	return atomic_load_explicit(&r->tail, memory_order_relaxed) !=
+	       atomic_load_explicit(&r->head, memory_order_relaxed);
+}
+
+int shm_ring_unread_tag(struct shm_ring *r, uint32_t tag)
+{
+	/* relaxed: as in shm_ring_unread; records may change under us, so
+	 * the walk stops after a ring's worth of bytes whatever it reads */
+	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+	uint64_t tail = atomic_load_explicit(&r->tail, memory_order_relaxed);
+
+	for (uint64_t pos = head; pos != tail && pos - head < r->cap;) {
+		uint64_t h = atomic_load_explicit(shm_ring_header(r, r->cap, pos),
+						  memory_order_relaxed);
+		uint32_t flags = (uint32_t)(h >> 32);
+
+		if (!h)
+			return 0;
+		if (flags & RING_PAD) {
+			pos += (uint32_t)h;
+			continue;
+		}
+		if (flags >> RING_TAG_SHIFT == tag)
+			return 1;
+		pos += ring_span((uint32_t)h);
+	}
+	return 0;
 }

@@ -46,7 +46,8 @@ struct shm_ring {
 	uint64_t head_seen;		/* head as the producer last loaded it */
 	uint64_t pcap;			/* cap, for the producer */
 	uint32_t reserved;		/* length of the record reserved, for commit */
-	char pad0_[SHM_CACHE_LINE - 28];
+	uint32_t tag;			/* what commits stamp on their records */
+	char pad0_[SHM_CACHE_LINE - 32];
 	/* the consumer's line */
 	shm_atomic_u64 head;
 	uint64_t cap;			/* data bytes: a power of two, >= 64 */
@@ -86,11 +87,23 @@ int shm_ring_fits(struct shm_ring *r, uint32_t len);
 /* Producer: publish the record reserved at payload. */
 void shm_ring_commit(struct shm_ring *r, void *payload);
 
+/* Producer: the tag (below 2^24) that the following commits stamp on their
+ * records, for the consumer to read with shm_ring_peek_tag(); 0 until set.
+ * A ring shared by several producers under a lock carries each record's
+ * producer this way. */
+static inline void shm_ring_set_tag(struct shm_ring *r, uint32_t tag)
+{
+	r->tag = tag;
+}
+
 /* Producer: bytes in use (records not yet released by the consumer). */
 uint64_t shm_ring_used(struct shm_ring *r);
 
 /* Consumer: the oldest record and its length, or NULL when empty. */
 void *shm_ring_peek(struct shm_ring *r, uint32_t *len);
+
+/* Consumer: the tag of the record last returned by shm_ring_peek(). */
+uint32_t shm_ring_peek_tag(struct shm_ring *r);
 
 /* Consumer: release the record last returned by shm_ring_peek(). */
 void shm_ring_release(struct shm_ring *r);
@@ -102,6 +115,11 @@ static inline shm_atomic_u64 *shm_ring_header(struct shm_ring *r, uint64_t cap,
 {
 	return (shm_atomic_u64 *)(void *)(r->data + (pos & (cap - 1)));
 }
+
+/* From outside (neither producer nor consumer, on a snapshot): whether
+ * records are unread, and whether one of them carries tag. */
+int shm_ring_unread(struct shm_ring *r);
+int shm_ring_unread_tag(struct shm_ring *r, uint32_t tag);
 
 /* Consumer: whether the ring holds a record (a cheap look, no side effect). */
 static inline int shm_ring_nonempty(struct shm_ring *r)

@@ -40,9 +40,11 @@ int shm_seg_create(struct shm_seg *seg, const char *name, size_t size, int flags
 		goto err_unlink;
 	}
 	/* reserve every page now: a full /dev/shm fails here, not as SIGBUS */
-	rc = -posix_fallocate(fd, 0, (off_t)size);
-	if (rc < 0)
-		goto err_unlink;
+	if (!(flags & SHM_SEG_SPARSE)) {
+		rc = -posix_fallocate(fd, 0, (off_t)size);
+		if (rc < 0)
+			goto err_unlink;
+	}
 	rc = seg_map(seg, name, fd, size);
 	if (rc < 0)
 		goto err_unlink;
@@ -58,7 +60,7 @@ err_unlink:
 	return rc;
 }
 
-int shm_seg_open(struct shm_seg *seg, const char *name)
+int shm_seg_open(struct shm_seg *seg, const char *name, int flags)
 {
 	struct stat st;
 	int fd, rc;
@@ -82,9 +84,20 @@ int shm_seg_open(struct shm_seg *seg, const char *name)
 		goto out_close;
 	}
 	rc = seg_map(seg, name, fd, (size_t)st.st_size);
+	if (rc == 0 && (flags & SHM_SEG_KEEP_FD)) {
+		seg->fd = fd;
+		return 0;
+	}
 out_close:
 	close(fd);
 	return rc;
+}
+
+int shm_seg_reserve(const struct shm_seg *seg, size_t off, size_t len)
+{
+	if (seg->fd < 0 || off > seg->size || len > seg->size - off)
+		return -EINVAL;
+	return -posix_fallocate(seg->fd, (off_t)off, (off_t)len);
 }
 
 void shm_seg_close(struct shm_seg *seg)

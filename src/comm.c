@@ -185,7 +185,7 @@ static int comm_coll_open(struct comm *c)
 	if (c->size == 1)
 		return comm_coll_private(c);
 	coll_name(name, sizeof(name), c->ctx);
-	rc = shm_seg_open(&c->coll_seg, name);
+	rc = shm_seg_open(&c->coll_seg, name, 0);
 	if (rc < 0)
 		return rc;
 	c->coll = c->coll_seg.base;

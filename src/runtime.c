@@ -139,7 +139,7 @@ static void runtime_join_launched(const char *job)
 	snprintf(rt.job_id, sizeof(rt.job_id), "%s", job);
 	if (shm_job_name(name, sizeof(name), geteuid(), job, "ctl") < 0)
 		runtime_die("MPI_Init: the job's name is too long");
-	rc = shm_seg_open(&rt.ctl_seg, name);
+	rc = shm_seg_open(&rt.ctl_seg, name, SHM_SEG_KEEP_FD);
 	if (rc < 0)
 		runtime_die("MPI_Init: cannot map the job's control segment %s: %s",
 			    name, strerror(-rc));

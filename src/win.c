@@ -121,7 +121,7 @@ static char *win_map(struct win *w, const char *name)
 	if (!m)
 		return NULL;
 	m->seg.fd = -1;
-	if (shm_seg_open(&m->seg, name) < 0) {
+	if (shm_seg_open(&m->seg, name, 0) < 0) {
 		free(m);
 		return NULL;
 	}
@@ -300,7 +300,7 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	if (rc != MPI_SUCCESS)
 		goto out;
 	if (w->rank != 0) {
-		rc = shm_seg_open(&w->seg, name) < 0 ? MPI_ERR_INTERN : MPI_SUCCESS;
+		rc = shm_seg_open(&w->seg, name, 0) < 0 ? MPI_ERR_INTERN : MPI_SUCCESS;
 		w->shm = w->seg.base;
 		if (rc == MPI_SUCCESS && (w->shm->magic != WIN_MAGIC ||
 					  w->shm->nranks != (uint32_t)w->size))

@@ -873,7 +873,7 @@ static int dyn_view_table(struct win *w, int target, struct dyn_view *v, uint64_
 	if (gen != 0) {
 		rc = dyn_table_name(w, target, gen, name);
 		if (rc == 0)
-			rc = shm_seg_open(&seg, name);
+			rc = shm_seg_open(&seg, name, 0);
 		if (rc < 0)
 			return rc;
 		h = seg.base;
@@ -909,7 +909,7 @@ static int dyn_view_slot(struct dyn_view *v, const struct dyn_found *f)
 		shm_seg_close(&m->seg);
 	*m = (struct dyn_map){ .seg.fd = -1 };
 	if (f->name[0] == '/') {
-		int rc = shm_seg_open(&m->seg, f->name);
+		int rc = shm_seg_open(&m->seg, f->name, 0);
 
 		if (rc < 0)
 			return rc;

@@ -12,19 +12,44 @@
 #include "job.h"
 #include "seg.h"
 
+/* The channel geometry: the ring size and the pool rings per inbox, and
+ * what all inboxes may take at most if every pool ring is used. */
+static void geometry(uint32_t n, uint64_t want_cap, uint32_t want_rings)
+{
+	uint64_t cap;
+	uint32_t rings;
+
+	shm_job_chan_geometry(n, &cap, &rings);
+	ck_assert_uint_eq(cap, want_cap);
+	ck_assert_uint_eq(rings, want_rings);
+	ck_assert_uint_le((uint64_t)n * (rings + 1) * cap, n <= 256 ? (uint64_t)n << 20 : 256u << 20);
+}
+
+START_TEST(channel_geometry)
+{
+	/* a ring for every sender while 1 MiB per rank (256 MiB per job)
+	 * allows rings of 16 KiB; then fewer, shared ring for the rest */
+	geometry(2, 64 << 10, 2);
+	geometry(8, 64 << 10, 8);
+	geometry(16, 32 << 10, 16);
+	geometry(64, 16 << 10, 63);
+	geometry(256, 16 << 10, 63);
+	geometry(1024, 16 << 10, 15);
+	geometry(4096, 16 << 10, 3);
+	/* the channels are O(n): at 4096 ranks they reserve under 300 MiB
+	 * of the segment (the collective area grows with the square: an
+	 * alltoall's data does; only what is written is backed by memory) */
+	ck_assert_uint_lt(shm_job_size(8), 16 << 20);
+	ck_assert_uint_lt(shm_job_size(4096) - shm_coll_size(4096), 300u << 20);
+}
+END_TEST
+
 START_TEST(layout_and_check)
 {
 	size_t size = shm_job_size(8);
 	struct shm_job_hdr *h = aligned_alloc(SHM_CACHE_LINE, size);
 
 	ck_assert_uint_eq(size % SHM_CACHE_LINE, 0);
-	/* channels: 64 KiB rings up to 16 ranks, shrinking to 4 KiB; a job's
-	 * control segment stays under 16 MiB at 8 ranks and fits 256 ranks */
-	ck_assert_uint_eq(shm_job_chan_cap(8), 64 << 10);
-	ck_assert_uint_eq(shm_job_chan_cap(64), 16 << 10);
-	ck_assert_uint_eq(shm_job_chan_cap(256), 4 << 10);
-	ck_assert_uint_lt(shm_job_size(8), 16 << 20);
-	ck_assert_uint_lt(shm_job_size(256), 300 << 20);
 	memset(h, 0, size);
 	shm_job_init(h, 8);
 	ck_assert_int_eq(shm_job_check(h, size, 8), 0);
@@ -33,20 +58,23 @@ START_TEST(layout_and_check)
 	ck_assert_int_eq(atomic_load(&h->abort_rank), -1);
 	for (int r = 0; r < 8; r++) {
 		struct shm_rank_ctl *c = shm_job_rank(h, r);
+		struct shm_inbox *ib = shm_job_inbox(h, r);
+		struct shm_ring *last = shm_inbox_ring(ib, h->chan_rings - 1);
 
 		ck_assert_uint_eq(((uintptr_t)c) % SHM_CACHE_LINE, 0);
 		ck_assert((char *)(c + 1) <= (char *)h + size);
 		ck_assert_uint_eq(atomic_load(&c->phase), SHM_RANK_STARTED);
-		for (int s = 0; s < 8; s++) {
-			struct shm_ring *ring = shm_job_ring(h, s, r);
-
-			ck_assert_uint_eq(ring->cap, shm_job_chan_cap(8));
-			ck_assert((char *)ring >= (char *)(shm_job_rank(h, 7) + 1));
-			ck_assert((char *)ring + shm_ring_size(ring->cap) <= (char *)h + size);
-			ck_assert_uint_eq((uintptr_t)ring % SHM_CACHE_LINE, 0);
-		}
+		/* inboxes on pages of their own, after the collective area,
+		 * the shared ring laid out, the pool not yet */
+		ck_assert_uint_eq(((uintptr_t)ib - (uintptr_t)h) % 4096, 0);
+		ck_assert((char *)ib >= (char *)shm_job_coll(h) + shm_coll_size(8));
+		ck_assert_uint_eq(shm_inbox_shared(ib)->cap, h->chan_cap);
+		ck_assert_uint_eq(shm_inbox_ring(ib, 0)->cap, 0);
+		ck_assert_uint_eq(shm_inbox_claimed(ib), 0);
+		ck_assert((char *)last + shm_ring_size(h->chan_cap) <=
+			  (r == 7 ? (char *)h + size : (char *)shm_job_inbox(h, r + 1)));
+		ck_assert_uint_eq((uintptr_t)last % SHM_CACHE_LINE, 0);
 	}
-	ck_assert_ptr_ne(shm_job_ring(h, 1, 2), shm_job_ring(h, 2, 1));
 	h->version++;
 	ck_assert_int_eq(shm_job_check(h, size, 8), -EPROTO);
 	h->version--;
@@ -153,6 +181,7 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
+	tcase_add_test(tc, channel_geometry);
 	tcase_add_test(tc, layout_and_check);
 	tcase_add_test(tc, job_ids_and_names);
 	tcase_add_test(tc, cleanup_removes_dead_jobs_only);

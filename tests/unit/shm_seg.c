@@ -32,7 +32,7 @@ START_TEST(create_open_share_data)
 	ck_assert_uint_eq(a.size, 8192);
 	ck_assert_int_eq(a.fd, -1);
 	ck_assert_int_eq(((char *)a.base)[100], 0);	/* zero-filled */
-	ck_assert_int_eq(shm_seg_open(&b, name), 0);
+	ck_assert_int_eq(shm_seg_open(&b, name, 0), 0);
 	ck_assert_uint_eq(b.size, 8192);
 	strcpy((char *)a.base + 4000, "shared");
 	ck_assert_str_eq((char *)b.base + 4000, "shared");
@@ -64,7 +64,7 @@ START_TEST(unlink_keeps_mappings)
 	ck_assert_int_eq(shm_seg_create(&a, name, 4096, 0), 0);
 	ck_assert_int_eq(shm_seg_unlink(name), 0);
 	ck_assert_int_eq(shm_seg_unlink(name), -ENOENT);
-	ck_assert_int_eq(shm_seg_open(&b, name), -ENOENT);
+	ck_assert_int_eq(shm_seg_open(&b, name, 0), -ENOENT);
 	((char *)a.base)[0] = 7;	/* still mapped */
 	ck_assert_int_eq(((char *)a.base)[0], 7);
 	shm_seg_close(&a);
@@ -81,7 +81,7 @@ START_TEST(bad_arguments)
 	longname[sizeof(longname) - 1] = '\0';
 	ck_assert_int_eq(shm_seg_create(&a, name, 0, 0), -EINVAL);
 	ck_assert_int_eq(shm_seg_create(&a, longname, 4096, 0), -EINVAL);
-	ck_assert_int_eq(shm_seg_open(&a, name), -ENOENT);
+	ck_assert_int_eq(shm_seg_open(&a, name, 0), -ENOENT);
 }
 END_TEST
 
@@ -93,9 +93,9 @@ START_TEST(open_refuses_objects_others_can_reach)
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(ftruncate(fd, 4096), 0);
 	ck_assert_int_eq(fchmod(fd, 0644), 0);
-	ck_assert_int_eq(shm_seg_open(&a, name), -EPERM);
+	ck_assert_int_eq(shm_seg_open(&a, name, 0), -EPERM);
 	ck_assert_int_eq(fchmod(fd, 0600), 0);
-	ck_assert_int_eq(shm_seg_open(&a, name), 0);
+	ck_assert_int_eq(shm_seg_open(&a, name, 0), 0);
 	shm_seg_close(&a);
 	close(fd);
 }
@@ -107,7 +107,7 @@ START_TEST(open_refuses_empty_object)
 	int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
 
 	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(shm_seg_open(&a, name), -EINVAL);
+	ck_assert_int_eq(shm_seg_open(&a, name, 0), -EINVAL);
 	close(fd);
 }
 END_TEST
@@ -136,7 +136,7 @@ START_TEST(no_room_is_an_error_not_a_sigbus)
 
 	ck_assert_msg(rc == -ENOSPC || rc == -EFBIG || rc == -ENOMEM,
 		      "rc %d", rc);
-	ck_assert_int_eq(shm_seg_open(&a, name), -ENOENT);	/* removed again */
+	ck_assert_int_eq(shm_seg_open(&a, name, 0), -ENOENT);	/* removed again */
 }
 END_TEST
 

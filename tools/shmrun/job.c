@@ -76,10 +76,18 @@ int run_job_create(struct run_job *job, const struct run_opts *opts)
 		if (rc < 0)
 			goto err_ranks;
 		rc = shm_seg_create(&job->ctl, name, shm_job_size((uint32_t)job->nranks),
-				    SHM_SEG_LOCKED);
+				    SHM_SEG_LOCKED | SHM_SEG_SPARSE);
 	} while (rc == -EEXIST && ++tries < JOB_CREATE_TRIES);
 	if (rc < 0)
 		goto err_ranks;
+	/* all but the channels' pool rings, which take memory as they are
+	 * claimed (shm/job.h) */
+	rc = shm_job_reserve(&job->ctl, (uint32_t)job->nranks);
+	if (rc < 0) {
+		shm_seg_close(&job->ctl);
+		shm_seg_unlink(name);
+		goto err_ranks;
+	}
 	job->hdr = job->ctl.base;
 	/* no rank exists yet: fork orders these stores before their loads */
 	shm_job_init(job->hdr, (uint32_t)job->nranks);

@@ -159,6 +159,12 @@ static int parse_seconds(const char *s, double *out)
 	return 0;
 }
 
+/* Whether the first namelen bytes of s are the name of knob k. */
+static int knob_named(enum shm_knob_id k, const char *s, size_t namelen)
+{
+	return strncmp(s, shm_knobs[k].name, namelen) == 0 && shm_knobs[k].name[namelen] == '\0';
+}
+
 /* Append "VAR=VALUE" (which must outlive o) to the ranks' environment. */
 int run_opts_setenv(struct run_opts *o, const char *assignment)
 {
@@ -182,9 +188,9 @@ static int parse_env(const char *s, struct run_opts *o)
 		    strncmp(run_env_vars[i].name, s, namelen) == 0)
 			return -EPERM;
 	}
-	/* the job is laid out from shmrun's value; the ranks check that one */
-	if (strncmp(s, shm_knobs[SHM_KNOB_CHANNEL].name, namelen) == 0 &&
-	    shm_knobs[SHM_KNOB_CHANNEL].name[namelen] == '\0')
+	/* the job is laid out from shmrun's values; the ranks check those */
+	if (knob_named(SHM_KNOB_CHANNEL, s, namelen) ||
+	    knob_named(SHM_KNOB_CHANNEL_RINGS, s, namelen))
 		return -EPERM;
 	return run_opts_setenv(o, s);
 }

@@ -158,25 +158,31 @@ static bool watch_outside(const struct watch_rank *w)
 
 static bool ring_unread(struct run_job *job, int src, int dst)
 {
-	struct shm_ring *ring = shm_job_ring(job->hdr, src, dst);
-
-	/* relaxed: a look from outside, neither producer nor consumer */
-	return atomic_load_explicit(&ring->tail, memory_order_relaxed) !=
-	       atomic_load_explicit(&ring->head, memory_order_relaxed);
+	return shm_inbox_unread_from(shm_job_inbox(job->hdr, dst), (uint32_t)src);
 }
 
-/* What rank x's engine did to its rings: the sum of what it ever pushed
- * and ever consumed, which grows whenever it moves anything. */
+/* What rank x's engine did to its channels: the sum of what it ever
+ * consumed from its rings and pushed into its own rings in other ranks'
+ * pools, which grows whenever it moves anything. */
 static uint64_t ring_signature(struct run_job *job, int x)
 {
-	uint64_t sum = 0;
+	struct shm_inbox *ib = shm_job_inbox(job->hdr, x);
+	uint32_t n = shm_inbox_claimed(ib);
+	uint64_t sum;
+	int shared;
 
+	/* relaxed: only compared with the last tick's sum */
+	sum = atomic_load_explicit(&shm_inbox_shared(ib)->head, memory_order_relaxed);
+	for (uint32_t i = 0; i < n; i++)
+		if (shm_inbox_owner(ib, i) >= 0)
+			sum += atomic_load_explicit(&shm_inbox_ring(ib, i)->head,
+						    memory_order_relaxed);
 	for (int p = 0; p < job->nranks; p++) {
-		/* relaxed: only compared with the last tick's sum */
-		sum += atomic_load_explicit(&shm_job_ring(job->hdr, x, p)->tail,
-					    memory_order_relaxed);
-		sum += atomic_load_explicit(&shm_job_ring(job->hdr, p, x)->head,
-					    memory_order_relaxed);
+		struct shm_ring *r = shm_inbox_ring_of(shm_job_inbox(job->hdr, p),
+						       (uint32_t)x, &shared);
+
+		if (!shared)
+			sum += atomic_load_explicit(&r->tail, memory_order_relaxed);
 	}
 	return sum;
 }
