@@ -202,9 +202,10 @@ check-run: all
 # The installed tree may move (README, "Your own program"): the wrappers find
 # PREFIX from their own place, shmrun and the library their modules from
 # theirs, and shmpi.pc is for `pkg-config --define-prefix`.  The names build
-# systems look for (mpicc, mpicxx, mpic++, mpiexec, mpirun) are links in
+# systems look for (mpicc; mpicxx, mpic++ and mpiCC, every one, as Meson takes
+# the newest version of any it finds on PATH; mpiexec, mpirun) are links in
 # lib/shmpi/mpi-bin, outside PATH unless the user puts them there.
-MPI_BIN_LINKS := mpicc:shmcc mpicxx:shmcxx mpic++:shmcxx mpiexec:shmrun mpirun:shmrun
+MPI_BIN_LINKS := mpicc:shmcc mpicxx:shmcxx mpic++:shmcxx mpiCC:shmcxx mpiexec:shmrun mpirun:shmrun
 install: lib tools
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/mpi.h $(DESTDIR)$(PREFIX)/include/
