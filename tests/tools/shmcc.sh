@@ -8,6 +8,19 @@ show_c=$("$SHMCC" -show -c prog.c)
 case $show_c in *-lshmpi*) fail "shmcc -c links: $show_c" ;; esac
 expect_match "shmcc -version" "$("$SHMCC" -version 2>&1 | head -n 1)" "^shmcc \(shmpi "
 
+# what build systems ask the wrapper, as Open MPI's and MPICH's are asked,
+# answered without compiling; other arguments do not change the answer
+expect_eq "-showme:incdirs" "$("$SHMCC" -showme:incdirs)" "$SHMPI_TOP/include"
+expect_eq "--showme:libdirs" "$("$SHMCC" --showme:libdirs -O2)" "$SHMPI_BUILD/lib"
+expect_eq "-showme:libs" "$("$SHMCC" -c x.c -showme:libs)" "shmpi"
+expect_match "-showme:compile" "$("$SHMCC" -showme:compile -c x.c)" "^(-f[^ ]+ )*-I$SHMPI_TOP/include$"
+expect_match "--showme:link" "$("$SHMCC" --showme:link)" \
+	"^(-f[^ ]+ )*-L$SHMPI_BUILD/lib -Wl,-rpath,$SHMPI_BUILD/lib -lshmpi$"
+expect_match "-showme:version" "$("$SHMCC" -showme:version)" \
+	"^shmcc: shmpi [0-9]+\.[0-9]+\.[0-9]+ \(Language: C\)$"
+expect_match "-compile-info" "$("$SHMCC" -compile-info)" "^[^ ]+ (-f[^ ]+ )*-I$SHMPI_TOP/include$"
+expect_match "-link-info" "$("$SHMCC" -link-info)" "^[^ ]+ (-f[^ ]+ )*-L$SHMPI_BUILD/lib .*-lshmpi$"
+
 # compile and link in one step, and in two
 "$SHMCC" -O2 -o "$TMP/hello" "$SHMPI_TOP/examples/hello.c" || fail "shmcc hello.c"
 "$SHMCC" -c -o "$TMP/hello.o" "$SHMPI_TOP/examples/hello.c" || fail "shmcc -c"
