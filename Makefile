@@ -218,7 +218,7 @@ install: lib tools
 	$(call make_wrapper,shmcc,$$prefix/include,$$prefix/lib,$(DESTDIR)$(PREFIX)/bin/shmcc)
 	$(call make_wrapper,shmcxx,$$prefix/include,$$prefix/lib,$(DESTDIR)$(PREFIX)/bin/shmcxx)
 	$(foreach l,$(MPI_BIN_LINKS),ln -sf ../../../bin/$(lastword $(subst :, ,$(l))) \
-		$(DESTDIR)$(PREFIX)/lib/shmpi/mpi-bin/$(firstword $(subst :, ,$(l)));)
+		$(DESTDIR)$(PREFIX)/lib/shmpi/mpi-bin/$(firstword $(subst :, ,$(l))) &&) true
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
 		tools/shmpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shmpi.pc
 
