@@ -220,7 +220,7 @@ install: lib tools
 	$(foreach l,$(MPI_BIN_LINKS),ln -sf ../../../bin/$(lastword $(subst :, ,$(l))) \
 		$(DESTDIR)$(PREFIX)/lib/shmpi/mpi-bin/$(firstword $(subst :, ,$(l))) &&) true
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
-		tools/shmpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shmpi.pc
+		-e 's|@EXTRA@|$(strip $(SANFLAGS))|g' tools/shmpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shmpi.pc
 
 clean:
 	rm -rf build build-san build-tsan

@@ -4,6 +4,7 @@
 . "$SHMPI_TOP/tests/lib.sh"
 . "$SHMPI_TOP/tests/buildsys/common"
 need_tools cmake ninja c++
+skip_sanitized "FindMPI"
 
 setup_project
 cmake -S . -B b -G Ninja >"$TMP/log" 2>&1 || fail "cmake: $(cat "$TMP/log")"

@@ -33,7 +33,7 @@ done
 
 # shmcxx: the C++ compiler (SHMPI_CXX chooses it), then as shmcc does
 expect_match "shmcxx -show" "$("$SHMPI_BUILD/bin/shmcxx" -show -o p p.cpp)" \
-	"^[^ ]+ -I.*include .*-o p p.cpp .*-lshmpi"
+	"^[^ ]+ (-f[^ ]+ )*-I.*include .*-o p p.cpp .*-lshmpi"
 expect_match "SHMPI_CXX" "$(SHMPI_CXX=clang++ "$SHMPI_BUILD/bin/shmcxx" -show -c p.cpp)" \
 	"^clang\+\+ .*-c p.cpp"
 expect_match "shmcxx -showme:version" "$("$SHMPI_BUILD/bin/shmcxx" -showme:version)" \

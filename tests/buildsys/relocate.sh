@@ -50,7 +50,7 @@ build "$TMP/b/sum_mpicxx" "$PREFIX/lib/shmpi/mpi-bin/mpicxx" -std=c++11 \
 	-o "$TMP/b/sum_mpicxx" "$src/sum.cpp"
 pcflags=$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --define-prefix --cflags --libs shmpi) ||
 	fail "pkg-config --define-prefix shmpi"
-expect_match "pkg-config --define-prefix" "$pcflags" "^-I$PREFIX/include -L$PREFIX/lib "
+expect_match "pkg-config --define-prefix" "$pcflags" "^(-f[^ ]+ )*-I$PREFIX/include .*-L$PREFIX/lib "
 # shellcheck disable=SC2086
 build "$TMP/b/pc/sum" cc -o "$TMP/b/pc/sum" "$src/sum.c" $pcflags
 
