@@ -85,6 +85,7 @@ HW_MOD := $(LIBDIR)/shmpi/hw.so
 RUN_HW_MOD := $(LIBDIR)/shmpi/shmrun-hw.so
 SHMRUN := $(BINDIR)/shmrun
 SHMCC := $(BINDIR)/shmcc
+SHMCXX := $(BINDIR)/shmcxx
 
 # How MPI programs are linked, in the build tree: the same flags shmcc uses.
 MPI_CFLAGS := -Iinclude
@@ -95,7 +96,7 @@ MPI_LIBS := -L$(LIBDIR) -Wl,-rpath,$(abspath $(LIBDIR)) -lshmpi
 all: lib tools tests examples
 
 lib: $(LIB_A) $(LIB_SO) $(HW_MOD)
-tools: $(SHMRUN) $(RUN_HW_MOD) $(SHMCC)
+tools: $(SHMRUN) $(RUN_HW_MOD) $(SHMCC) $(SHMCXX)
 tests: $(UNIT_BIN) $(PROG_BIN)
 examples: $(EXAMPLE_BIN)
 
@@ -148,19 +149,25 @@ $(RUN_HW_MOD): $(RUN_HW_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,-z,defs $(LDFLAGS) -o $@ $(RUN_HW_OBJ) $(HW_LIBS)
 
-# shmcc from the build tree points at the build tree; `make install` writes
-# another one that points at PREFIX.
-define make_shmcc
-	$(Q)sed -e 's|@INCDIR@|$(1)|g' -e 's|@LIBDIR@|$(2)|g' \
-	    -e 's|@CC@|$(CC)|g' -e 's|@EXTRA@|$(strip $(SANFLAGS))|g' \
-	    -e 's|@VERSION@|$(VERSION)|g' tools/shmcc.in > $(3)
-	$(Q)chmod 755 $(3)
+# shmcc and shmcxx (one script, for C and for C++) from the build tree point
+# at the build tree; `make install` writes others that find PREFIX from
+# where they are, so that the installed tree can move.
+# make_wrapper: NAME, include dir, lib dir, output
+define make_wrapper
+	$(Q)sed -e 's|@INCDIR@|$(2)|g' -e 's|@LIBDIR@|$(3)|g' \
+	    -e 's|@EXTRA@|$(strip $(SANFLAGS))|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    -e 's|@NAME@|$(1)|g' $(if $(filter shmcxx,$(1)),\
+	    -e 's|@LANG@|C++|g' -e 's|@LIKE@|mpicxx|g' -e 's|@KNOB@|SHMPI_CXX|g' \
+	    -e 's|@CC@|$(CXX)|g',\
+	    -e 's|@LANG@|C|g' -e 's|@LIKE@|mpicc|g' -e 's|@KNOB@|SHMPI_CC|g' \
+	    -e 's|@CC@|$(CC)|g') tools/shmcc.in > $(4)
+	$(Q)chmod 755 $(4)
 endef
 
-$(SHMCC): tools/shmcc.in Makefile
+$(SHMCC) $(SHMCXX): $(BINDIR)/%: tools/shmcc.in Makefile
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  GEN     $@")
-	$(Q)$(call make_shmcc,$(abspath include),$(abspath $(LIBDIR)),$@)
+	$(call make_wrapper,$*,$(abspath include),$(abspath $(LIBDIR)),$@)
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(SHM_OBJ)
 	@mkdir -p $(dir $@)
@@ -192,18 +199,28 @@ check: deps
 check-run: all
 	$(Q)SHMPI_SANITIZE=$(SANITIZE) tests/run $(BUILD)
 
+# The installed tree may move (README, "Your own program"): the wrappers find
+# PREFIX from their own place, shmrun and the library their modules from
+# theirs, and shmpi.pc is for `pkg-config --define-prefix`.  The names build
+# systems look for (mpicc; mpicxx, mpic++ and mpiCC, every one, as Meson takes
+# the newest version of any it finds on PATH; mpiexec, mpirun) are links in
+# lib/shmpi/mpi-bin, outside PATH unless the user puts them there.
+MPI_BIN_LINKS := mpicc:shmcc mpicxx:shmcxx mpic++:shmcxx mpiCC:shmcxx mpiexec:shmrun mpirun:shmrun
 install: lib tools
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 include/mpi.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
-	install -d $(DESTDIR)$(PREFIX)/lib/shmpi
+	install -d $(DESTDIR)$(PREFIX)/lib/shmpi $(DESTDIR)$(PREFIX)/lib/shmpi/mpi-bin
 	install -m 755 $(HW_MOD) $(RUN_HW_MOD) $(DESTDIR)$(PREFIX)/lib/shmpi/
 	ln -sf libshmpi.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libshmpi.so
 	install -m 755 $(SHMRUN) $(DESTDIR)$(PREFIX)/bin/
-	$(call make_shmcc,$(PREFIX)/include,$(PREFIX)/lib,$(DESTDIR)$(PREFIX)/bin/shmcc)
+	$(call make_wrapper,shmcc,$$prefix/include,$$prefix/lib,$(DESTDIR)$(PREFIX)/bin/shmcc)
+	$(call make_wrapper,shmcxx,$$prefix/include,$$prefix/lib,$(DESTDIR)$(PREFIX)/bin/shmcxx)
+	$(foreach l,$(MPI_BIN_LINKS),ln -sf ../../../bin/$(lastword $(subst :, ,$(l))) \
+		$(DESTDIR)$(PREFIX)/lib/shmpi/mpi-bin/$(firstword $(subst :, ,$(l))) &&) true
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' \
-		tools/shmpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shmpi.pc
+		-e 's|@EXTRA@|$(strip $(SANFLAGS))|g' tools/shmpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shmpi.pc
 
 clean:
 	rm -rf build build-san build-tsan

@@ -70,6 +70,9 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 	[SHM_KNOB_CC] = {
 		"SHMPI_CC", SHM_KNOB_TEXT, "cc", NULL, 0, SHM_KNOB_SHMCC, SHM_KNOB_FIXED,
 		"the C compiler shmcc runs (default: the one shmpi was built with)" },
+	[SHM_KNOB_CXX] = {
+		"SHMPI_CXX", SHM_KNOB_TEXT, "c++", NULL, 0, SHM_KNOB_SHMCC, SHM_KNOB_FIXED,
+		"the C++ compiler shmcxx runs (default: the one of shmpi's build)" },
 	[SHM_KNOB_ADVERSARIAL] = {
 		"SHMPI_ADVERSARIAL", SHM_KNOB_UINT, "0", NULL, 4294967295ul,
 		SHM_KNOB_RANKS | SHM_KNOB_SHMRUN, SHM_KNOB_FIXED,

@@ -60,3 +60,15 @@ run_case() {
 		bad="$bad $case_name"
 	fi
 }
+
+# install_shmpi PREFIX [RUNNER...]: `make install` of the build under test
+# into PREFIX (run through RUNNER, another user's setpriv for instance).
+# BUILD as the tree names it (relative): an absolute one would rewrite the
+# dependency files with targets later builds do not match.
+install_shmpi() {
+	inst_prefix=$1
+	shift
+	"$@" make -s -C "$SHMPI_TOP" install PREFIX="$inst_prefix" \
+		BUILD="${SHMPI_BUILD#"$SHMPI_TOP"/}" SANITIZE="${SHMPI_SANITIZE:-}" \
+		>"$TMP/install.log" 2>&1 || fail "make install: $(cat "$TMP/install.log")"
+}

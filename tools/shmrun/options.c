@@ -10,6 +10,12 @@
  * (-n4, -xFOO=1).  Each default is a string parsed by the same code as a
  * value on the command line, so the default shown is the default used.  A
  * malformed value is an error, never ignored.
+ *
+ * shmrun is also mpiexec and mpirun (PREFIX/lib/shmpi/mpi-bin, README
+ * "Build systems"), so it takes the spellings of MPICH's and Open MPI's
+ * launchers that make sense on one machine: -genv VAR VALUE beside -x,
+ * --oversubscribe and --allow-run-as-root as no-ops, and --host naming this
+ * machine; any other host is refused, saying where such a job runs.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../shm/knob.h"
 #include "shmrun.h"
@@ -26,6 +33,9 @@ enum opt_type {
 	OPT_SECONDS,	/* double: >= 0, fractions allowed */
 	OPT_FLAG,	/* bool: set, takes no value */
 	OPT_ENV,	/* appended to the -x list; repeatable */
+	OPT_GENV,	/* VAR VALUE, two arguments: OPT_ENV's VAR=VALUE */
+	OPT_HOST,	/* HOST[:SLOTS][,...]: this machine only, checked */
+	OPT_COMPAT,	/* a flag other launchers need, nothing to do here */
 	OPT_PROGRESS,	/* weak|strong: SHMPI_PROGRESS for the ranks */
 	OPT_STALL,	/* auto|report|kill: enum run_stall_action */
 	OPT_KNOB,	/* long: a knob's value (shm/knob.h); default from it */
@@ -53,6 +63,18 @@ static const struct opt opts_table[] = {
 	{ "x", NULL, OPT_ENV, "VAR[=VALUE]", NULL, OFF(xvars),
 	  "give the ranks VAR=VALUE, or VAR as shmrun has it\n"
 	  "(unset if shmrun has none); repeatable, last one wins", NO_KNOB },
+	{ "genv", "env", OPT_GENV, "VAR VAL", NULL, OFF(xvars),
+	  "-x VAR=VAL, as MPICH's mpiexec spells it", NO_KNOB },
+	{ "host", "hosts", OPT_HOST, "HOSTS", "localhost", OFF(xvars),
+	  "HOST[:N],...: accepted when every HOST is this\n"
+	  "machine (localhost, 127.0.0.1 or its name), N\n"
+	  "ignored; another host is an error (shmpi is\n"
+	  "single-node)", NO_KNOB },
+	{ "oversubscribe", NULL, OPT_COMPAT, NULL, NULL, OFF(xvars),
+	  "accepted and ignored: ranks may always outnumber\n"
+	  "the cores", NO_KNOB },
+	{ "allow-run-as-root", NULL, OPT_COMPAT, NULL, NULL, OFF(xvars),
+	  "accepted and ignored: root may always run a job", NO_KNOB },
 	{ "progress", NULL, OPT_PROGRESS, "MODE", NULL, OFF(xvars),
 	  "weak: the ranks move data only inside MPI calls;\n"
 	  "strong: a progress thread per rank moves it too",
@@ -221,6 +243,68 @@ static int parse_knob_env(enum shm_knob_id k, const char *s, struct run_opts *o)
 	return run_opts_setenv(o, set);
 }
 
+/* -genv VAR VALUE: "VAR=VALUE", kept by o until run_opts_free. */
+static int join_env(struct run_opts *o, const char *var, const char *value,
+		    const char **out)
+{
+	char **more;
+	char *set;
+
+	if (strchr(var, '='))
+		return -EINVAL;
+	more = realloc(o->owned, (o->nowned + 1) * sizeof(*more));
+	if (!more)
+		return -ENOMEM;
+	o->owned = more;
+	if (asprintf(&set, "%s=%s", var, value) < 0)
+		return -ENOMEM;
+	o->owned[o->nowned++] = set;
+	*out = set;
+	return 0;
+}
+
+/* Whether the len bytes at name are this machine's name. */
+static bool host_is_local(const char *name, size_t len)
+{
+	static const char *const local[] = { "localhost", "127.0.0.1" };
+	char self[256];
+
+	for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++) {
+		if (strlen(local[i]) == len && strncmp(local[i], name, len) == 0)
+			return true;
+	}
+	if (gethostname(self, sizeof(self)) < 0)
+		return false;
+	self[sizeof(self) - 1] = '\0';
+	/* its whole name, or the first label of it (vm for vm.example.org) */
+	return strncmp(self, name, len) == 0 && (self[len] == '\0' || self[len] == '.');
+}
+
+/*
+ * --host HOST[:SLOTS][,HOST[:SLOTS]...]: 0 when every HOST is this machine,
+ * -EHOSTUNREACH when one is not (shmpi is single-node), -EINVAL when
+ * malformed.  The slots, which Open MPI counts, limit nothing here.
+ */
+static int parse_host(const char *s)
+{
+	int rc = 0;
+
+	do {
+		size_t len = strcspn(s, ",");
+		size_t name = strcspn(s, ":,");
+		size_t nslots = name < len ? len - name - 1 : 0;
+		const char *slots = s + name + 1;
+
+		if (name == 0 || (name < len && (nslots == 0 ||
+		    strspn(slots, "0123456789") != nslots || strspn(slots, "0") == nslots)))
+			return -EINVAL;
+		if (!host_is_local(s, name))
+			rc = -EHOSTUNREACH;
+		s += len;
+	} while (*s++ == ',');
+	return rc;
+}
+
 static int parse_stall(const char *s, enum run_stall_action *out)
 {
 	static const char *const names[] = {
@@ -257,7 +341,11 @@ static int opt_set(const struct opt *opt, const char *value, struct run_opts *o)
 		rc = value == NULL || strcmp(value, "off") == 0 ? 0 : -EINVAL;
 		break;
 	case OPT_ENV:
+	case OPT_GENV:
 		rc = parse_env(value, o);
+		break;
+	case OPT_HOST:
+		rc = parse_host(value);
 		break;
 	case OPT_PROGRESS:
 		rc = parse_progress(value, o);
@@ -272,6 +360,9 @@ static int opt_set(const struct opt *opt, const char *value, struct run_opts *o)
 		*(bool *)field = true;
 		rc = value ? -EINVAL : 0;
 		break;
+	case OPT_COMPAT:
+		rc = value ? -EINVAL : 0;
+		break;
 	case OPT_KNOB_ENV:
 		rc = parse_knob_env(opt->knob, value, o);
 		break;
@@ -283,6 +374,10 @@ static const char *opt_value_error(const struct opt *opt, int rc)
 {
 	if (rc == -EPERM)
 		return "%s %s: shmrun sets this variable for every rank itself";
+	if (rc == -EHOSTUNREACH)
+		return "%s %s: shmpi is single-node, every rank runs on this machine; "
+		       "across nodes, the same program runs with MPICH or Open MPI "
+		       "(build it with their mpicc, start it with their mpiexec)";
 	switch (opt->type) {
 	case OPT_RANKS:
 		return "%s: '%s' is not a number of ranks (1 to 4096)";
@@ -290,6 +385,10 @@ static const char *opt_value_error(const struct opt *opt, int rc)
 		return "%s: '%s' is not a number of seconds (like 2 or 0.5)";
 	case OPT_ENV:
 		return "%s: '%s' is not VAR or VAR=VALUE";
+	case OPT_GENV:
+		return "%s: '%s' is not a variable's name";
+	case OPT_HOST:
+		return "%s: '%s' is not HOST[:SLOTS][,HOST[:SLOTS]...]";
 	case OPT_PROGRESS:
 		return "%s: '%s' is neither weak nor strong";
 	case OPT_STALL:
@@ -299,9 +398,15 @@ static const char *opt_value_error(const struct opt *opt, int rc)
 		return "%s: '%s' is not one of the values --help lists";
 	case OPT_FLAG:
 	case OPT_KNOB_FLAG:
+	case OPT_COMPAT:
 		break;
 	}
 	return "%s: takes no value ('%s')";
+}
+
+static bool opt_is_flag(const struct opt *opt)
+{
+	return opt->type == OPT_FLAG || opt->type == OPT_KNOB_FLAG || opt->type == OPT_COMPAT;
 }
 
 static const struct opt *opt_find(const char *name, size_t len)
@@ -334,7 +439,7 @@ static int opt_parse_one(int argc, char **argv, int *i, struct run_opts *o)
 	if (!opt && arg[1] != '-' && len > 1) {
 		/* -n4, -xFOO=1: a one-letter option with its value attached */
 		opt = opt_find(name, 1);
-		if (opt && opt->type != OPT_FLAG && opt->type != OPT_KNOB_FLAG)
+		if (opt && !opt_is_flag(opt))
 			value = name + 1;
 		else
 			opt = NULL;
@@ -343,7 +448,7 @@ static int opt_parse_one(int argc, char **argv, int *i, struct run_opts *o)
 		usage_error("unknown option '%s'", arg);
 		return -EINVAL;
 	}
-	flag = opt->type == OPT_FLAG || opt->type == OPT_KNOB_FLAG;
+	flag = opt_is_flag(opt);
 	if (!flag && !value) {
 		if (*i + 1 >= argc) {
 			usage_error("%s needs a value (%s)", arg, opt->metavar);
@@ -354,8 +459,18 @@ static int opt_parse_one(int argc, char **argv, int *i, struct run_opts *o)
 		usage_error("%s takes no value", arg);
 		return -EINVAL;
 	}
+	rc = 0;
+	if (opt->type == OPT_GENV) {
+		/* the variable's value is one more argument */
+		if (*i + 1 >= argc) {
+			usage_error("%s needs a variable and a value (%s)", arg, opt->metavar);
+			return -EINVAL;
+		}
+		rc = join_env(o, value, argv[++*i], &value);
+	}
 	(*i)++;
-	rc = opt_set(opt, value, o);
+	if (rc == 0)
+		rc = opt_set(opt, value, o);
 	if (rc == -ENOMEM) {
 		fprintf(stderr, "shmrun: out of memory\n");
 		return rc;
@@ -459,14 +574,18 @@ void run_opts_free(struct run_opts *o)
 	free(o->xvars);
 	o->xvars = NULL;
 	o->nxvars = 0;
+	for (size_t i = 0; i < o->nowned; i++)
+		free(o->owned[i]);
+	free(o->owned);
+	o->owned = NULL;
+	o->nowned = 0;
 }
 
 static void help_option(const struct opt *opt)
 {
 	char left[64];
 	const char *dash = strlen(opt->name) > 1 ? "--" : "-";
-	const char *adash = opt->alias && strlen(opt->alias) > 1 &&
-			    (opt->type == OPT_FLAG || opt->type == OPT_KNOB_FLAG) ?
+	const char *adash = opt->alias && strlen(opt->alias) > 1 && opt_is_flag(opt) ?
 			    "--" : "-";
 	const char *line = opt->help;
 	int n;
@@ -493,7 +612,7 @@ static void help_option(const struct opt *opt)
 	else if (opt->type == OPT_KNOB_FLAG)
 		printf("  %-22s(default: $%s, else off)\n", "",
 		       shm_knobs[opt->knob].name);
-	else if (opt->def || opt->type != OPT_FLAG)
+	else if (opt->def || !opt_is_flag(opt))
 		printf("  %-22s(default: %s)\n", "", opt->def ? opt->def : "none");
 }
 

@@ -77,6 +77,8 @@ struct run_opts {
 	bool version;
 	const char **xvars;	/* the -x arguments, in order */
 	size_t nxvars;
+	char **owned;		/* the -genv assignments that xvars points to */
+	size_t nowned;
 	char **argv;		/* the program and its arguments, NULL-terminated */
 };
 
