@@ -18,19 +18,14 @@
 #include "chan.h"
 #include "runtime.h"
 
-/* How this rank reaches one destination. */
-struct chan_out {
-	struct shm_ring *ring;	/* NULL until the first use */
-	int shared;		/* ring is dst's shared ring: take its lock */
-};
-
 struct chan_in {
 	struct shm_ring *ring;
 	int src;
 };
 
+struct chan_out *chan_outs;
+
 static struct {
-	struct chan_out *out;	/* [size] */
 	struct chan_in *in;	/* [nin]: pool rings of ours in use, in claim order */
 	uint32_t nin, nrings;
 	uint32_t next;		/* the first pool ring not looked at yet */
@@ -44,9 +39,9 @@ int chan_init(void)
 	ch.inbox = shm_job_inbox(rt.job, rt.rank);
 	ch.shared = shm_inbox_shared(ch.inbox);
 	ch.nrings = rt.job->chan_rings;
-	ch.out = calloc((size_t)rt.size, sizeof(*ch.out));
+	chan_outs = calloc((size_t)rt.size, sizeof(*chan_outs));
 	ch.in = calloc(ch.nrings ? ch.nrings : 1, sizeof(*ch.in));
-	if (!ch.out || !ch.in) {
+	if (!chan_outs || !ch.in) {
 		chan_fini();
 		return -ENOMEM;
 	}
@@ -63,9 +58,9 @@ int chan_init(void)
 
 void chan_fini(void)
 {
-	free(ch.out);
+	free(chan_outs);
 	free(ch.in);
-	ch.out = NULL;
+	chan_outs = NULL;
 	ch.in = NULL;
 }
 
@@ -96,7 +91,7 @@ static int ring_back(struct shm_inbox *ib, uint32_t i)
 
 static struct chan_out *out_connect(int dst)
 {
-	struct chan_out *o = &ch.out[dst];
+	struct chan_out *o = &chan_outs[dst];
 	struct shm_inbox *ib = shm_job_inbox(rt.job, dst);
 	int i = shm_inbox_claim(ib);
 
@@ -113,12 +108,14 @@ static struct chan_out *out_connect(int dst)
 
 static inline struct chan_out *out_of(int dst)
 {
-	struct chan_out *o = &ch.out[dst];
+	struct chan_out *o = &chan_outs[dst];
 
 	return __builtin_expect(o->ring != NULL, 1) ? o : out_connect(dst);
 }
 
-void *chan_reserve(int dst, uint32_t len)
+/* chan_reserve (chan.h) for the first record to dst and for the shared
+ * ring. */
+void *chan_reserve_slow(int dst, uint32_t len)
 {
 	struct chan_out *o = out_of(dst);
 	struct shm_inbox *ib;
@@ -135,14 +132,10 @@ void *chan_reserve(int dst, uint32_t len)
 	return rec;
 }
 
-void chan_commit(int dst, void *rec)
+void chan_commit_shared(int dst, void *rec)
 {
-	struct chan_out *o = &ch.out[dst];
+	struct chan_out *o = &chan_outs[dst];
 
-	if (!o->shared) {
-		shm_ring_commit(o->ring, rec);
-		return;
-	}
 	shm_ring_set_tag(o->ring, (uint32_t)rt.rank + 1);
 	shm_ring_commit(o->ring, rec);
 	shm_inbox_unlock(shm_job_inbox(rt.job, dst));

@@ -14,6 +14,7 @@
 
 #include <stdint.h>
 
+#include "../shm/ring.h"
 #include "progress.h"
 
 /* Set up this rank's side (after the job segment is mapped); -errno. */
@@ -25,14 +26,40 @@ void chan_fini(void);
 uint32_t chan_max_record(void);
 uint32_t chan_chunk(void);
 
+/* How this rank reaches one destination (chan.c). */
+struct chan_out {
+	struct shm_ring *ring;	/* NULL until the first use */
+	int shared;		/* ring is dst's shared ring: take its lock */
+};
+
+extern struct chan_out *chan_outs;	/* [job size] */
+
+void *chan_reserve_slow(int dst, uint32_t len);
+void chan_commit_shared(int dst, void *rec);
+
 /* Space for a record of len bytes to dst, or NULL when there is no room
  * now; then chan_want_room(dst) before sleeping on it. */
-void *chan_reserve(int dst, uint32_t len);
+static inline void *chan_reserve(int dst, uint32_t len)
+{
+	struct chan_out *o = &chan_outs[dst];
+
+	if (__builtin_expect(o->ring != NULL && !o->shared, 1))
+		return shm_ring_reserve(o->ring, len);
+	return chan_reserve_slow(dst, len);
+}
 
 /* Publish the record chan_reserve(dst, ...) returned last.  The caller
  * rings dst's doorbell (progress_wake_rank) once it has committed what it
  * had for dst. */
-void chan_commit(int dst, void *rec);
+static inline void chan_commit(int dst, void *rec)
+{
+	struct chan_out *o = &chan_outs[dst];
+
+	if (__builtin_expect(!o->shared, 1))
+		shm_ring_commit(o->ring, rec);
+	else
+		chan_commit_shared(dst, rec);
+}
 
 /* Whether a record of len bytes to dst would fit now. */
 int chan_fits(int dst, uint32_t len);

@@ -171,7 +171,7 @@ void progress_send_start(struct request *r)
 {
 	struct peer_out *o = &eng.out[r->peer_world];
 
-	progress_lock();
+	eng_lock();
 	r->stage = SEND_QUEUED;
 	r->done = 0;
 	eng.nsends++;
@@ -186,16 +186,16 @@ void progress_send_start(struct request *r)
 	if (o->queued.head == r && !o->ctl_head && !o->blocked)
 		push_peer(r->peer_world);
 	owes_publish();
-	progress_unlock();
+	eng_unlock();
 }
 
 int progress_sends_pending(void)
 {
 	int pending;
 
-	progress_lock();
+	eng_lock();
 	pending = eng.nsends > 0 || eng.nactive > 0;
-	progress_unlock();
+	eng_unlock();
 	return pending;
 }
 
@@ -339,22 +339,22 @@ static void recv_post_locked(struct request *r)
 
 void progress_recv_post(struct request *r)
 {
-	progress_lock();
+	eng_lock();
 	recv_post_locked(r);
 	owes_publish();
-	progress_unlock();
+	eng_unlock();
 }
 
 int progress_recv_cancel(struct request *r)
 {
 	int taken = 0;
 
-	progress_lock();
+	eng_lock();
 	if (!r->matched && !req_is_complete(r)) {
 		req_list_remove(&eng.posted, r);
 		taken = 1;
 	}
-	progress_unlock();
+	eng_unlock();
 	return taken;
 }
 
@@ -376,11 +376,11 @@ int progress_probe(struct comm *c, uint32_t ctx, int source, int tag,
 	int src_world = source == MPI_ANY_SOURCE ? -1 : comm_world_rank(c, source);
 	struct unexp *u, *prev;
 
-	progress_lock();
+	eng_lock();
 	u = unexp_find(ctx, src_world, tag, &prev);
 	if (u)
 		unexp_status(c, u, status);
-	progress_unlock();
+	eng_unlock();
 	return u != NULL;
 }
 
@@ -390,13 +390,13 @@ struct unexp *progress_mprobe(struct comm *c, uint32_t ctx, int source, int tag,
 	int src_world = source == MPI_ANY_SOURCE ? -1 : comm_world_rank(c, source);
 	struct unexp *u, *prev;
 
-	progress_lock();
+	eng_lock();
 	u = unexp_find(ctx, src_world, tag, &prev);
 	if (u) {
 		unexp_unlink(u, prev);
 		unexp_status(c, u, status);
 	}
-	progress_unlock();
+	eng_unlock();
 	return u;
 }
 

@@ -44,23 +44,14 @@ __thread int eng_in_thread;
 static progress_hook_t hooks[PROGRESS_MAX_HOOKS];
 static int nhooks;
 
-/* Under MPI_THREAD_MULTIPLE the engine's lock is the lock of serial.h,
- * which every call holds already (rt.multi is set before the progress
- * thread starts and kept until it has ended). */
 void progress_lock(void)
 {
-	if (rt.multi)
-		serial_lock();
-	else if (eng.strong)
-		pthread_mutex_lock(&eng.lock);
+	eng_lock();
 }
 
 void progress_unlock(void)
 {
-	if (rt.multi)
-		serial_unlock();
-	else if (eng.strong)
-		pthread_mutex_unlock(&eng.lock);
+	eng_unlock();
 }
 
 int progress_in_thread(void)
@@ -186,7 +177,7 @@ void progress_register(enum pkt_type type, progress_handler_t fn)
 
 void progress_hook_add(progress_hook_t fn)
 {
-	progress_lock();
+	eng_lock();
 	for (int i = 0; i < nhooks; i++)
 		if (hooks[i] == fn)
 			goto out;
@@ -196,7 +187,7 @@ void progress_hook_add(progress_hook_t fn)
 	}
 	hooks[nhooks++] = fn;
 out:
-	progress_unlock();
+	eng_unlock();
 }
 
 void progress_wake_rank(int world_rank)
@@ -264,10 +255,10 @@ void send_ctl(int dst, const struct pkt *pkt)
 void progress_send_ctl(int dst, const struct pkt *pkt, const void *payload,
 		       uint32_t len)
 {
-	progress_lock();
+	eng_lock();
 	send_ctl_payload(dst, pkt, payload, len);
 	owes_publish();
-	progress_unlock();
+	eng_unlock();
 }
 
 uint32_t progress_record_max(void)
@@ -360,7 +351,7 @@ void progress_stream_add(int dst, struct progress_stream *st)
 {
 	struct peer_out *o = &eng.out[dst];
 
-	progress_lock();
+	eng_lock();
 	st->next = NULL;
 	if (o->st_tail)
 		o->st_tail->next = st;
@@ -372,7 +363,7 @@ void progress_stream_add(int dst, struct progress_stream *st)
 	if (o->st_head == st && !o->ctl_head && !o->blocked)
 		push_peer(dst);
 	owes_publish();
-	progress_unlock();
+	eng_unlock();
 }
 
 static void handle_packet(int src, const struct pkt *pkt, const void *payload,
@@ -410,11 +401,11 @@ int progress_poll(void)
 {
 	int moved;
 
-	progress_lock();
+	eng_lock();
 	if (eng.zombies && !eng_in_thread)
 		progress_reap();
 	moved = poll_locked();
-	progress_unlock();
+	eng_unlock();
 	return moved;
 }
 

@@ -20,6 +20,8 @@
 #include <stdatomic.h>
 
 #include "progress.h"
+#include "runtime.h"
+#include "serial.h"
 
 /* Control packets (and their payload) that found no room and wait for it,
  * per peer. */
@@ -70,6 +72,26 @@ struct progress_eng {
 
 extern struct progress_eng eng;
 extern __thread int eng_in_thread;
+
+/* progress_lock and progress_unlock, inline for the engine's own files.
+ * Under MPI_THREAD_MULTIPLE the engine's lock is the lock of serial.h,
+ * which every call holds already (rt.multi is set before the progress
+ * thread starts and kept until it has ended). */
+static inline void eng_lock(void)
+{
+	if (rt.multi)
+		serial_lock();
+	else if (eng.strong)
+		pthread_mutex_lock(&eng.lock);
+}
+
+static inline void eng_unlock(void)
+{
+	if (rt.multi)
+		serial_unlock();
+	else if (eng.strong)
+		pthread_mutex_unlock(&eng.lock);
+}
 
 /* progress.c */
 void peer_activate(int dst);

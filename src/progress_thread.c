@@ -16,9 +16,9 @@ static int thread_ready(void *unused)
 	(void)unused;
 	if (atomic_load_explicit(&eng.stop, memory_order_relaxed))
 		return 1;
-	progress_lock();
+	eng_lock();
 	ready = engine_has_work();
-	progress_unlock();
+	eng_unlock();
 	return ready;
 }
 

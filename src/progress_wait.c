@@ -39,9 +39,9 @@ static int progress_ready(void *wait)
 	struct wait_for *w = wait;
 	int ready;
 
-	progress_lock();
+	eng_lock();
 	ready = w->done(w->arg) || engine_has_work();
-	progress_unlock();
+	eng_unlock();
 	return ready;
 }
 
@@ -88,19 +88,19 @@ static void wait_loop(int (*done)(void *), void *arg, const void *key,
 	struct wait_for w = { done, arg };
 	unsigned idle = 0, holds;
 
-	progress_lock();
+	eng_lock();
 	proto_wait_begin(key);
-	progress_unlock();
+	eng_unlock();
 	for (;;) {
 		int finished;
 
 		if (progress_poll())
 			idle = 0;
-		progress_lock();
+		eng_lock();
 		finished = done(arg);
 		if (finished)
 			eng.wait_arg = NULL;
-		progress_unlock();
+		eng_unlock();
 		if (finished)
 			return;
 		if (idle < rt.spins + rt.yields) {
