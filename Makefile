@@ -280,7 +280,9 @@ fuzz: deps
 #               (120) at 8 ranks, 16 ranks and 8 ranks under strong progress,
 #               then the full RMA conformance matrix (tests/progs/rma_matrix.c)
 #               at 2, 3, 8 and 16 ranks, 4 under strong progress and 4 and 8
-#               under the adversarial mode; STRESS_SEED=n replays a seed
+#               under the adversarial mode, then a job of 1024 ranks
+#               (tests/progs/many_ranks.c) with the default channels and with
+#               every sender on the shared rings; STRESS_SEED=n replays a seed
 STRESS_SECONDS ?= 120
 STRESS_SEED ?=
 ifeq ($(STRESS_SEED),)
@@ -302,6 +304,11 @@ stress: deps
 		echo "matrix: -n $$1 --progress=$$2, adversarial $$3, seed $(STRESS_SEED)"; \
 		$(SHMRUN) -n $$1 --progress=$$2 -x SHMPI_ADVERSARIAL=$$3 --timeout 900 \
 			$(BUILD)/tests/progs/rma_matrix -S $(STRESS_SEED) || exit 1; \
+	done
+	$(Q)for rings in auto 0; do \
+		echo "many_ranks: -n 1024, SHMPI_CHANNEL_RINGS=$$rings"; \
+		SHMPI_CHANNEL_RINGS=$$rings $(SHMRUN) -n 1024 --timeout 900 \
+			$(BUILD)/tests/progs/many_ranks || exit 1; \
 	done
 # ---- end of the analysers, fuzzing and stress --------------------------------
 
