@@ -7,7 +7,8 @@
  *   - one read per open output pipe, into the stream's buffer after what it
  *     holds, armed again after each completion until EOF;
  *   - one poll per unreaped rank's pidfd: when it fires the rank has exited
- *     and waitid reaps it at once;
+ *     and waitid reaps it at once (without pidfds, before Linux 5.3, a
+ *     SIGCHLD on the signalfd says that some have: waitid reaps them all);
  *   - one poll of the signalfd (shmrun blocks the signals it handles), which
  *     is then read without blocking: a signalfd read only ever reads the
  *     reading task's signals, so it must not go to an io_uring worker;
@@ -36,10 +37,6 @@
 #include "loop.h"
 #include "shmrun.h"
 
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
-
 enum loop_ev {
 	EV_READ = 1,	/* index: rank * RUN_NSTREAMS + stream */
 	EV_EXIT,	/* index: rank */
@@ -54,9 +51,10 @@ enum loop_ev {
 #define LOOP_DATA(kind, index) ((uint64_t)(kind) << 32 | (uint32_t)(index))
 #define LOOP_RELAY_BUF 4096
 
-/* The signals shmrun handles, unless it started with them ignored. */
+/* The signals shmrun handles, unless it started with them ignored; SIGCHLD
+ * (which main.c never leaves ignored) for ranks without a pidfd. */
 static const int loop_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT,
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGCHLD,
 };
 
 /* The backends, in the order of SHMRUN_EVENT_LOOP's choices after auto. */
@@ -164,6 +162,22 @@ static void loop_stop_reads(struct run_loop *l, struct run_job *job)
 
 static void loop_relay_stop(struct run_loop *l, struct run_job *job);
 
+/* Rank r is gone, as waitid says in si. */
+static void loop_reaped(struct run_loop *l, struct run_job *job, int r, const siginfo_t *si)
+{
+	struct run_rank *rank = &job->ranks[r];
+
+	rank->code = si->si_code;
+	rank->status = si->si_status;
+	if (r == 0)
+		loop_relay_stop(l, job);
+	run_fate_reaped(job, r);
+	if (job->nlive == 0)
+		l->last_data = run_now();
+}
+
+/* Rank r's pidfd fired.  Reaped by pid: an unreaped child's pid is its
+ * own (waitid's P_PIDFD needs Linux 5.4, a year after the pidfds). */
 static void loop_exit_done(struct run_loop *l, struct run_job *job, int r, int res)
 {
 	struct run_rank *rank = &job->ranks[r];
@@ -174,8 +188,8 @@ static void loop_exit_done(struct run_loop *l, struct run_job *job, int r, int r
 		l->err = res;
 		return;
 	}
-	if (res >= 0 && waitid((idtype_t)P_PIDFD, (id_t)rank->pidfd, &si,
-			       WEXITED | WNOHANG) < 0 && errno != EINTR) {
+	if (res >= 0 && waitid(P_PID, (id_t)rank->pid, &si, WEXITED | WNOHANG) < 0 &&
+	    errno != EINTR) {
 		l->err = -errno;
 		return;
 	}
@@ -184,13 +198,34 @@ static void loop_exit_done(struct run_loop *l, struct run_job *job, int r, int r
 		loop_poll(l, rank->pidfd, LOOP_DATA(EV_EXIT, r));
 		return;
 	}
-	rank->code = si.si_code;
-	rank->status = si.si_status;
-	if (r == 0)
-		loop_relay_stop(l, job);
-	run_fate_reaped(job, r);
-	if (job->nlive == 0)
-		l->last_data = run_now();
+	loop_reaped(l, job, r, &si);
+}
+
+/* Without pidfds (spawn.c) a SIGCHLD says that ranks exited, how many it
+ * does not say: reap every child that has.  shmrun's only children are
+ * its ranks. */
+static void loop_reap_children(struct run_loop *l, struct run_job *job)
+{
+	siginfo_t si;
+
+	for (;;) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != ECHILD && !l->err)
+				l->err = -errno;
+			return;
+		}
+		if (si.si_pid == 0)
+			return;
+		for (int r = 0; r < job->nspawned; r++) {
+			if (job->ranks[r].pid == si.si_pid && !job->ranks[r].reaped) {
+				loop_reaped(l, job, r, &si);
+				break;
+			}
+		}
+	}
 }
 
 static void loop_signal_done(struct run_loop *l, struct run_job *job, int res)
@@ -201,8 +236,12 @@ static void loop_signal_done(struct run_loop *l, struct run_job *job, int res)
 		l->err = res;
 		return;
 	}
-	while (read(l->sigfd, &ssi, sizeof(ssi)) == (ssize_t)sizeof(ssi))
-		run_fate_signal(job, (int)ssi.ssi_signo);
+	while (read(l->sigfd, &ssi, sizeof(ssi)) == (ssize_t)sizeof(ssi)) {
+		if (ssi.ssi_signo != SIGCHLD)
+			run_fate_signal(job, (int)ssi.ssi_signo);
+		else if (job->pidfd_err)
+			loop_reap_children(l, job);
+	}
 	loop_poll(l, l->sigfd, LOOP_DATA(EV_SIGNAL, 0));
 }
 
@@ -410,7 +449,8 @@ int run_loop_run(struct run_loop *l, struct run_job *job)
 		loop_timer(l, EV_TIMEOUT, job->start +
 			   (uint64_t)(job->opts->timeout_s * (double)RUN_NS_PER_S));
 	for (int r = 0; r < job->nspawned; r++) {
-		loop_poll(l, job->ranks[r].pidfd, LOOP_DATA(EV_EXIT, r));
+		if (job->ranks[r].pidfd >= 0)
+			loop_poll(l, job->ranks[r].pidfd, LOOP_DATA(EV_EXIT, r));
 		for (int s = 0; s < RUN_NSTREAMS; s++)
 			loop_read(l, job, r, s);
 	}

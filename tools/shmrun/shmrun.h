@@ -143,7 +143,7 @@ enum run_end {
 
 struct run_rank {
 	pid_t pid;
-	int pidfd;		/* -1 once reaped */
+	int pidfd;		/* -1 once reaped, or without pidfds */
 	bool reaped;
 	int code;		/* si_code: CLD_EXITED, CLD_KILLED or CLD_DUMPED */
 	int status;		/* exit status or signal number */
@@ -162,6 +162,7 @@ struct run_job {
 	int nlive;		/* spawned and not reaped */
 	int nopen;		/* output pipes not closed */
 	int relay_fd;		/* write end of rank 0's stdin, or -1 */
+	int pidfd_err;		/* pidfd_open's error (spawn.c), or 0 */
 	uint64_t start;
 	struct run_watch *watch;	/* watch.c; while the loop runs */
 	/* fate.c */
