@@ -44,6 +44,7 @@ static const struct {
 	{ "set_mempolicy", SYS_set_mempolicy },
 	{ "mbind", SYS_mbind },
 	{ "move_pages", SYS_move_pages },
+	{ "madvise", SYS_madvise },
 	{ "epoll_create1", SYS_epoll_create1 },
 };
 
