@@ -20,8 +20,15 @@
 
 #define LOOP_URING_CANCEL UINT64_MAX	/* never a loop.c data */
 
+/* The kernel reads a timeout's timespec when its SQE is submitted, in the
+ * next wait at the latest; loop.c arms at most three timers between two
+ * waits (tick, --timeout, grace), so a timespec is reused only long after. */
+#define URING_TIMESPECS 8
+
 struct loop_be {
 	struct io_uring ring;
+	struct __kernel_timespec ts[URING_TIMESPECS];
+	unsigned next_ts;
 };
 
 static const int uring_needed[] = {
@@ -122,18 +129,16 @@ static int uring_poll(struct loop_be *be, int fd, uint64_t data)
 static int uring_timer(struct loop_be *be, uint64_t at, uint64_t data)
 {
 	struct io_uring_sqe *sqe = uring_sqe(be);
-	struct __kernel_timespec ts = {
-		.tv_sec = (long long)(at / RUN_NS_PER_S),
-		.tv_nsec = (long long)(at % RUN_NS_PER_S),
-	};
+	struct __kernel_timespec *ts = &be->ts[be->next_ts++ % URING_TIMESPECS];
 
 	if (!sqe)
 		return -EBUSY;
+	ts->tv_sec = (long long)(at / RUN_NS_PER_S);
+	ts->tv_nsec = (long long)(at % RUN_NS_PER_S);
 	/* absolute on CLOCK_MONOTONIC, run_now()'s clock */
-	io_uring_prep_timeout(sqe, &ts, 0, IORING_TIMEOUT_ABS);
+	io_uring_prep_timeout(sqe, ts, 0, IORING_TIMEOUT_ABS);
 	io_uring_sqe_set_data64(sqe, data);
-	/* the kernel reads ts when the SQE is submitted: now, while it lives */
-	return io_uring_submit(&be->ring) < 0 ? -EBUSY : 0;
+	return 0;
 }
 
 static int uring_cancel(struct loop_be *be, uint64_t data)
