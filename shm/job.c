@@ -151,13 +151,33 @@ int shm_job_check(const struct shm_job_hdr *hdr, size_t mapped, uint32_t nranks)
 	return 0;
 }
 
+/* n random bytes: getrandom (Linux 3.17), else, where the kernel lacks it
+ * or a seccomp filter refuses it, /dev/urandom. */
+static int job_random(unsigned char *buf, size_t n)
+{
+	ssize_t got = getrandom(buf, n, 0);
+	int fd, rc;
+
+	if (got == (ssize_t)n)
+		return 0;
+	if (got >= 0 || (errno != ENOSYS && errno != EPERM))
+		return got < 0 ? -errno : -EIO;
+	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	got = read(fd, buf, n);
+	rc = got == (ssize_t)n ? 0 : got < 0 ? -errno : -EIO;
+	close(fd);
+	return rc;
+}
+
 int shm_job_id_new(char id[SHM_JOB_ID_LEN + 1])
 {
 	unsigned char raw[SHM_JOB_ID_LEN / 2];
-	ssize_t got = getrandom(raw, sizeof(raw), 0);
+	int rc = job_random(raw, sizeof(raw));
 
-	if (got != (ssize_t)sizeof(raw))
-		return got < 0 ? -errno : -EIO;
+	if (rc < 0)
+		return rc;
 	for (size_t i = 0; i < sizeof(raw); i++)
 		snprintf(id + 2 * i, 3, "%02x", raw[i]);
 	return 0;

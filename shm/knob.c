@@ -93,6 +93,12 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 		"sched_yield rounds after the spins, before a blocked wait sleeps on "
 		"a futex (ranks that share a CPU pass it on faster than a sleep and "
 		"a wake-up)" },
+	[SHM_KNOB_EVENT_LOOP] = {
+		"SHMRUN_EVENT_LOOP", SHM_KNOB_CHOICE, "auto", "auto|io_uring|epoll", 0,
+		SHM_KNOB_SHMRUN, SHM_KNOB_FIXED,
+		"what shmrun waits with: auto takes io_uring where the kernel "
+		"offers it and epoll elsewhere; io_uring (an error where it is "
+		"unavailable) or epoll force one" },
 };
 
 /* The index of the choice of kn named by the len bytes at s, or -1. */

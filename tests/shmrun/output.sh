@@ -1,6 +1,7 @@
 # Output: whole lines, stdout to stdout and stderr to stderr, --tag-output,
 # partial last lines, lines longer than the buffer, many lines of two ranks
-# written in pieces at once, and a closed stdout.
+# written in pieces at once, a closed stdout, and pipes a rank's child holds
+# open.
 . "$SHMPI_TOP/tests/lib.sh"
 . "$SHMPI_TOP/tests/shmrun/common"
 
@@ -68,4 +69,17 @@ expect_eq "closed stdout: status" "$(cat "$TMP/rc")" 141
 expect_eq "closed stdout: output" "$(cat "$TMP/out")" "y"
 expect_match "closed stdout: message" "$(cat "$TMP/err")" "killed by signal 13"
 expect_no_shm_left "the job with a closed stdout"
+
+# a child that left the ranks' process group keeps the rank's pipes open
+# after the rank is gone: shmrun ends after a second of silence on them,
+# with what came before, not when the child does
+start=$(now)
+run_job "$TMP/out" "$TMP/err" -- -n 1 sh -c \
+	"echo before; setsid sh -c 'echo \$\$ >\"$TMP/child\"; exec sleep 30' & echo after"
+took_ok=$(awk -v a="$start" -v b="$(now)" 'BEGIN { print (b - a < 10) }')
+[ -s "$TMP/child" ] && kill "$(cat "$TMP/child")" 2>/dev/null
+expect_eq "pipes held open: status" "$rc" 0
+expect_eq "pipes held open: ended before the child" "$took_ok" 1
+expect_eq "pipes held open: output" "$(cat "$TMP/out")" "before
+after"
 exit 0

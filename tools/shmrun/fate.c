@@ -19,8 +19,8 @@
  * rank said last.  TSTP and CONT are passed on to the ranks (shmrun stops
  * itself after passing TSTP on), so Ctrl-Z stops the whole job.
  *
- * Signals go through the pidfds (never to a reused pid) and to the ranks'
- * process group while any rank is unreaped (so its members and the group
+ * Signals go through the pidfds (or to the pids of ranks not reaped yet,
+ * which no other process can have) and to the ranks' process group while any rank is unreaped (so its members and the group
  * still exist), which also reaches what a rank started, like the program
  * a shell script runs.
  */
@@ -34,17 +34,18 @@
 
 #include "shmrun.h"
 
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
-
 static void fate_send(struct run_job *job, int sig)
 {
 	if (job->nlive > 0 && job->pgid > 0)
 		kill(-job->pgid, sig);
 	for (int r = 0; r < job->nspawned; r++) {
-		if (job->ranks[r].pidfd >= 0)
-			syscall(SYS_pidfd_send_signal, job->ranks[r].pidfd, sig, NULL, 0);
+		const struct run_rank *rank = &job->ranks[r];
+
+		/* by pid where pidfds are missing (Linux 5.1) or refused: the
+		 * pid of a child not reaped yet is still its own */
+		if (!rank->reaped && (rank->pidfd < 0 ||
+				      syscall(SYS_pidfd_send_signal, rank->pidfd, sig, NULL, 0) < 0))
+			kill(rank->pid, sig);
 	}
 }
 
@@ -130,7 +131,8 @@ void run_fate_reaped(struct run_job *job, int r)
 	int aborter;
 
 	rank->reaped = true;
-	close(rank->pidfd);
+	if (rank->pidfd >= 0)
+		close(rank->pidfd);
 	rank->pidfd = -1;
 	job->nlive--;
 	if (job->end != RUN_END_NONE) {
@@ -228,9 +230,10 @@ void run_fate_abandon(struct run_job *job)
 
 		if (rank->reaped)
 			continue;
-		waitid((idtype_t)P_PIDFD, (id_t)rank->pidfd, &si, WEXITED);
+		waitid(P_PID, (id_t)rank->pid, &si, WEXITED);
 		rank->reaped = true;
-		close(rank->pidfd);
+		if (rank->pidfd >= 0)
+			close(rank->pidfd);
 		rank->pidfd = -1;
 		job->nlive--;
 	}

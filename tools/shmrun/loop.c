@@ -1,26 +1,31 @@
 /*
- * The event loop: one io_uring carries every wait of shmrun.
+ * The event loop: one wait carries every wait of shmrun, through one of the
+ * two backends of loop.h (io_uring or epoll; this file is the same for
+ * both).
  *
- * In flight while the job runs (an op's user_data is its kind and index):
+ * Armed while the job runs (an operation's data is its kind and index):
  *   - one read per open output pipe, into the stream's buffer after what it
  *     holds, armed again after each completion until EOF;
  *   - one poll per unreaped rank's pidfd: when it fires the rank has exited
- *     and waitid(P_PIDFD) reaps it at once;
+ *     and waitid reaps it at once (without pidfds, before Linux 5.3, a
+ *     SIGCHLD on the signalfd says that some have: waitid reaps them all);
  *   - one poll of the signalfd (shmrun blocks the signals it handles), which
  *     is then read without blocking: a signalfd read only ever reads the
  *     reading task's signals, so it must not go to an io_uring worker;
  *   - the RUN_TICK_MS tick (partial lines, stuck pipes, the watchdog), the
  *     --timeout timer and, once fate.c plans a SIGKILL, the grace timer
- *     (both absolute, on CLOCK_MONOTONIC);
+ *     (all absolute, on run_now()'s CLOCK_MONOTONIC);
  *   - the stdin relay (a terminal, see spawn.c): a poll of shmrun's stdin,
  *     a plain read, then writes to the pipe until all is written.
  * The loop ends once every rank is reaped and every pipe closed.  A pipe that
  * a rank's own children keep open after the last rank is gone gets
  * RUN_DRAIN_IDLE_MS of silence, then its read is cancelled.  The buffers that
- * reads target (the streams', the relay's) outlive the ring.
+ * reads target (the streams', the relay's) outlive the backend.
+ *
+ * SHMRUN_EVENT_LOOP chooses the backend: io_uring where the kernel offers
+ * it and epoll otherwise (auto), or either one (README "Kernel features").
  */
 #include <errno.h>
-#include <liburing.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -29,11 +34,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "loop.h"
 #include "shmrun.h"
-
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
 
 enum loop_ev {
 	EV_READ = 1,	/* index: rank * RUN_NSTREAMS + stream */
@@ -44,81 +46,60 @@ enum loop_ev {
 	EV_GRACE,
 	EV_STDIN_POLL,
 	EV_STDIN_WRITE,
-	EV_CANCEL,	/* the completion of a cancel request itself */
 };
 
 #define LOOP_DATA(kind, index) ((uint64_t)(kind) << 32 | (uint32_t)(index))
 #define LOOP_RELAY_BUF 4096
 
-/* The signals shmrun handles, unless it started with them ignored. */
+/* The signals shmrun handles, unless it started with them ignored; SIGCHLD
+ * (which main.c never leaves ignored) for ranks without a pidfd. */
 static const int loop_signals[] = {
-	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT,
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGTSTP, SIGCONT, SIGCHLD,
+};
+
+/* The backends, in the order of SHMRUN_EVENT_LOOP's choices after auto. */
+static const struct loop_ops *const loop_backends[] = {
+	[RUN_LOOP_IO_URING] = &loop_uring_ops,
+	[RUN_LOOP_EPOLL] = &loop_epoll_ops,
 };
 
 enum relay_state { RELAY_OFF, RELAY_POLL, RELAY_WRITE };
 
 struct run_loop {
-	struct io_uring ring;
+	const struct loop_ops *ops;
+	struct loop_be *be;
+	int uring_err;			/* why auto did not get io_uring, or 0 */
 	int sigfd;
 	int err;			/* the first error; ends the loop */
 	bool grace_armed;
 	bool reads_stopped;		/* gave up on stuck pipes */
 	uint64_t last_data;		/* when output last arrived */
-	struct __kernel_timespec tick_ts, timeout_ts, grace_ts;
 	enum relay_state relay;
 	size_t relay_len, relay_off;
 	char relay_buf[LOOP_RELAY_BUF];
 };
 
-/* A free SQE; the caller preps it and sets its user_data. */
-static struct io_uring_sqe *loop_sqe(struct run_loop *l)
+/* An operation was armed, or not: the first failure ends the loop. */
+static bool loop_armed(struct run_loop *l, int rc)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&l->ring);
-
-	if (!sqe) {
-		/* the ring holds in-flight ops, not queued ones: make room */
-		io_uring_submit(&l->ring);
-		sqe = io_uring_get_sqe(&l->ring);
-	}
-	if (!sqe) {
-		if (!l->err)
-			l->err = -EBUSY;
-		return NULL;
-	}
-	return sqe;
+	if (rc < 0 && !l->err)
+		l->err = rc;
+	return rc == 0;
 }
 
 static void loop_poll(struct run_loop *l, int fd, uint64_t data)
 {
-	struct io_uring_sqe *sqe = loop_sqe(l);
-
-	if (sqe) {
-		io_uring_prep_poll_add(sqe, fd, POLLIN);
-		io_uring_sqe_set_data64(sqe, data);
-	}
+	loop_armed(l, l->ops->poll(l->be, fd, data));
 }
 
 static void loop_cancel(struct run_loop *l, uint64_t target)
 {
-	struct io_uring_sqe *sqe = loop_sqe(l);
-
-	if (sqe) {
-		io_uring_prep_cancel64(sqe, target, 0);
-		io_uring_sqe_set_data64(sqe, LOOP_DATA(EV_CANCEL, 0));
-	}
+	loop_armed(l, l->ops->cancel(l->be, target));
 }
 
-static void loop_timer(struct run_loop *l, enum loop_ev kind,
-		       struct __kernel_timespec *ts, uint64_t ns, unsigned flags)
+static void loop_timer(struct run_loop *l, enum loop_ev kind, uint64_t at)
 {
-	struct io_uring_sqe *sqe = loop_sqe(l);
-
-	if (!sqe)
-		return;
-	ts->tv_sec = (long long)(ns / RUN_NS_PER_S);
-	ts->tv_nsec = (long long)(ns % RUN_NS_PER_S);
-	io_uring_prep_timeout(sqe, ts, 0, flags);
-	io_uring_sqe_set_data64(sqe, LOOP_DATA(kind, 0));
+	loop_armed(l, l->ops->timer(l->be, at, LOOP_DATA(kind, 0)));
 }
 
 /* ---- the ranks' output ---- */
@@ -133,7 +114,6 @@ static void loop_stream_end(struct run_job *job, int r, int s)
 static void loop_read(struct run_loop *l, struct run_job *job, int r, int s)
 {
 	struct run_out *o = &job->ranks[r].out[s];
-	struct io_uring_sqe *sqe;
 	uint64_t data = LOOP_DATA(EV_READ, r * RUN_NSTREAMS + s);
 
 	if (l->reads_stopped || run_out_dest_dead(o->dest)) {
@@ -142,12 +122,8 @@ static void loop_read(struct run_loop *l, struct run_job *job, int r, int s)
 		loop_stream_end(job, r, s);
 		return;
 	}
-	sqe = loop_sqe(l);
-	if (!sqe)
-		return;
-	io_uring_prep_read(sqe, o->fd, o->buf + o->len, RUN_OUT_BUF - (unsigned)o->len, 0);
-	io_uring_sqe_set_data64(sqe, data);
-	o->reading = true;
+	o->reading = loop_armed(l, l->ops->read(l->be, o->fd, o->buf + o->len,
+						 RUN_OUT_BUF - o->len, data));
 }
 
 static void loop_read_done(struct run_loop *l, struct run_job *job, unsigned idx, int res)
@@ -186,6 +162,22 @@ static void loop_stop_reads(struct run_loop *l, struct run_job *job)
 
 static void loop_relay_stop(struct run_loop *l, struct run_job *job);
 
+/* Rank r is gone, as waitid says in si. */
+static void loop_reaped(struct run_loop *l, struct run_job *job, int r, const siginfo_t *si)
+{
+	struct run_rank *rank = &job->ranks[r];
+
+	rank->code = si->si_code;
+	rank->status = si->si_status;
+	if (r == 0)
+		loop_relay_stop(l, job);
+	run_fate_reaped(job, r);
+	if (job->nlive == 0)
+		l->last_data = run_now();
+}
+
+/* Rank r's pidfd fired.  Reaped by pid: an unreaped child's pid is its
+ * own (waitid's P_PIDFD needs Linux 5.4, a year after the pidfds). */
 static void loop_exit_done(struct run_loop *l, struct run_job *job, int r, int res)
 {
 	struct run_rank *rank = &job->ranks[r];
@@ -196,8 +188,8 @@ static void loop_exit_done(struct run_loop *l, struct run_job *job, int r, int r
 		l->err = res;
 		return;
 	}
-	if (res >= 0 && waitid((idtype_t)P_PIDFD, (id_t)rank->pidfd, &si,
-			       WEXITED | WNOHANG) < 0 && errno != EINTR) {
+	if (res >= 0 && waitid(P_PID, (id_t)rank->pid, &si, WEXITED | WNOHANG) < 0 &&
+	    errno != EINTR) {
 		l->err = -errno;
 		return;
 	}
@@ -206,13 +198,34 @@ static void loop_exit_done(struct run_loop *l, struct run_job *job, int r, int r
 		loop_poll(l, rank->pidfd, LOOP_DATA(EV_EXIT, r));
 		return;
 	}
-	rank->code = si.si_code;
-	rank->status = si.si_status;
-	if (r == 0)
-		loop_relay_stop(l, job);
-	run_fate_reaped(job, r);
-	if (job->nlive == 0)
-		l->last_data = run_now();
+	loop_reaped(l, job, r, &si);
+}
+
+/* Without pidfds (spawn.c) a SIGCHLD says that ranks exited, how many it
+ * does not say: reap every child that has.  shmrun's only children are
+ * its ranks. */
+static void loop_reap_children(struct run_loop *l, struct run_job *job)
+{
+	siginfo_t si;
+
+	for (;;) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG) < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != ECHILD && !l->err)
+				l->err = -errno;
+			return;
+		}
+		if (si.si_pid == 0)
+			return;
+		for (int r = 0; r < job->nspawned; r++) {
+			if (job->ranks[r].pid == si.si_pid && !job->ranks[r].reaped) {
+				loop_reaped(l, job, r, &si);
+				break;
+			}
+		}
+	}
 }
 
 static void loop_signal_done(struct run_loop *l, struct run_job *job, int res)
@@ -223,8 +236,12 @@ static void loop_signal_done(struct run_loop *l, struct run_job *job, int res)
 		l->err = res;
 		return;
 	}
-	while (read(l->sigfd, &ssi, sizeof(ssi)) == (ssize_t)sizeof(ssi))
-		run_fate_signal(job, (int)ssi.ssi_signo);
+	while (read(l->sigfd, &ssi, sizeof(ssi)) == (ssize_t)sizeof(ssi)) {
+		if (ssi.ssi_signo != SIGCHLD)
+			run_fate_signal(job, (int)ssi.ssi_signo);
+		else if (job->pidfd_err)
+			loop_reap_children(l, job);
+	}
 	loop_poll(l, l->sigfd, LOOP_DATA(EV_SIGNAL, 0));
 }
 
@@ -242,7 +259,7 @@ static void loop_tick(struct run_loop *l, struct run_job *job)
 	    now - l->last_data >= RUN_DRAIN_IDLE_MS * RUN_NS_PER_MS)
 		loop_stop_reads(l, job);
 	run_watch_tick(job, now);
-	loop_timer(l, EV_TICK, &l->tick_ts, RUN_TICK_MS * RUN_NS_PER_MS, 0);
+	loop_timer(l, EV_TICK, now + RUN_TICK_MS * RUN_NS_PER_MS);
 }
 
 /* ---- rank 0's stdin, when it is shmrun's terminal ---- */
@@ -259,14 +276,10 @@ static void loop_relay_stop(struct run_loop *l, struct run_job *job)
 
 static void loop_relay_write(struct run_loop *l, struct run_job *job)
 {
-	struct io_uring_sqe *sqe = loop_sqe(l);
-
-	if (!sqe)
-		return;
-	io_uring_prep_write(sqe, job->relay_fd, l->relay_buf + l->relay_off,
-			    (unsigned)(l->relay_len - l->relay_off), 0);
-	io_uring_sqe_set_data64(sqe, LOOP_DATA(EV_STDIN_WRITE, 0));
-	l->relay = RELAY_WRITE;
+	if (loop_armed(l, l->ops->write(l->be, job->relay_fd, l->relay_buf + l->relay_off,
+					l->relay_len - l->relay_off,
+					LOOP_DATA(EV_STDIN_WRITE, 0))))
+		l->relay = RELAY_WRITE;
 }
 
 static void loop_relay_poll_done(struct run_loop *l, struct run_job *job, int res)
@@ -344,9 +357,20 @@ static void loop_handle(struct run_loop *l, struct run_job *job, uint64_t data, 
 	case EV_STDIN_WRITE:
 		loop_relay_write_done(l, job, res);
 		break;
-	case EV_CANCEL:
-		break;
 	}
+}
+
+struct loop_arg {
+	struct run_loop *l;
+	struct run_job *job;
+};
+
+static int loop_done(void *arg, uint64_t data, int res)
+{
+	struct loop_arg *a = arg;
+
+	loop_handle(a->l, a->job, data, res);
+	return a->l->err;
 }
 
 int run_loop_signals(int *sigfdp)
@@ -374,11 +398,8 @@ int run_loop_signals(int *sigfdp)
 	return 0;
 }
 
-int run_loop_new(struct run_loop **loopp, int nranks, int sigfd)
+int run_loop_new(struct run_loop **loopp, int nranks, int sigfd, enum run_loop_kind kind)
 {
-	/* in flight at most: 2 reads, a poll and 2 cancels per rank, and a
-	 * few more; the completion queue is twice as big as this */
-	unsigned entries = 5 * (unsigned)nranks + 16;
 	struct run_loop *l;
 	int rc;
 
@@ -386,7 +407,15 @@ int run_loop_new(struct run_loop **loopp, int nranks, int sigfd)
 	if (!l)
 		return -ENOMEM;
 	l->sigfd = sigfd;
-	rc = io_uring_queue_init(entries, &l->ring, 0);
+	l->ops = loop_backends[kind == RUN_LOOP_AUTO ? RUN_LOOP_IO_URING : kind];
+	rc = l->ops->open(&l->be, nranks);
+	if (rc < 0 && kind == RUN_LOOP_AUTO) {
+		/* no io_uring here (too old a kernel, or refused): epoll does
+		 * the same, a system call per event */
+		l->uring_err = rc;
+		l->ops = loop_backends[RUN_LOOP_EPOLL];
+		rc = l->ops->open(&l->be, nranks);
+	}
 	if (rc < 0) {
 		free(l);
 		return rc;
@@ -395,9 +424,19 @@ int run_loop_new(struct run_loop **loopp, int nranks, int sigfd)
 	return 0;
 }
 
+const char *run_loop_name(const struct run_loop *l)
+{
+	return l->ops->name;
+}
+
+int run_loop_fallback(const struct run_loop *l)
+{
+	return l->uring_err;
+}
+
 int run_loop_run(struct run_loop *l, struct run_job *job)
 {
-	struct io_uring_cqe *cqe;
+	struct loop_arg arg = { l, job };
 	int rc;
 
 	l->last_data = run_now();
@@ -405,13 +444,13 @@ int run_loop_run(struct run_loop *l, struct run_job *job)
 	if (rc < 0)
 		return rc;
 	loop_poll(l, l->sigfd, LOOP_DATA(EV_SIGNAL, 0));
-	loop_timer(l, EV_TICK, &l->tick_ts, RUN_TICK_MS * RUN_NS_PER_MS, 0);
+	loop_timer(l, EV_TICK, l->last_data + RUN_TICK_MS * RUN_NS_PER_MS);
 	if (job->opts->timeout_s > 0)
-		loop_timer(l, EV_TIMEOUT, &l->timeout_ts, job->start +
-			   (uint64_t)(job->opts->timeout_s * (double)RUN_NS_PER_S),
-			   IORING_TIMEOUT_ABS);
+		loop_timer(l, EV_TIMEOUT, job->start +
+			   (uint64_t)(job->opts->timeout_s * (double)RUN_NS_PER_S));
 	for (int r = 0; r < job->nspawned; r++) {
-		loop_poll(l, job->ranks[r].pidfd, LOOP_DATA(EV_EXIT, r));
+		if (job->ranks[r].pidfd >= 0)
+			loop_poll(l, job->ranks[r].pidfd, LOOP_DATA(EV_EXIT, r));
 		for (int s = 0; s < RUN_NSTREAMS; s++)
 			loop_read(l, job, r, s);
 	}
@@ -421,21 +460,12 @@ int run_loop_run(struct run_loop *l, struct run_job *job)
 	}
 	while (!l->err && (job->nlive > 0 || job->nopen > 0)) {
 		if (job->kill_at && !l->grace_armed) {
-			loop_timer(l, EV_GRACE, &l->grace_ts, job->kill_at, IORING_TIMEOUT_ABS);
+			loop_timer(l, EV_GRACE, job->kill_at);
 			l->grace_armed = true;
 		}
-		rc = io_uring_submit_and_wait(&l->ring, 1);
-		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
+		rc = l->ops->wait(l->be, loop_done, &arg);
+		if (rc < 0 && !l->err)
 			l->err = rc;
-			break;
-		}
-		while (!l->err && io_uring_peek_cqe(&l->ring, &cqe) == 0) {
-			uint64_t data = io_uring_cqe_get_data64(cqe);
-			int res = cqe->res;
-
-			io_uring_cqe_seen(&l->ring, cqe);
-			loop_handle(l, job, data, res);
-		}
 	}
 	run_watch_stop(job);
 	return l->err;
@@ -445,8 +475,8 @@ void run_loop_free(struct run_loop *l)
 {
 	if (!l)
 		return;
-	/* cancels what is still in flight: the signal poll, the timers, and
-	 * after run_fate_abandon the reads (their buffers are still there) */
-	io_uring_queue_exit(&l->ring);
+	/* drops what is still armed: the signal poll, the timers, and after
+	 * run_fate_abandon the reads (their buffers are still there) */
+	l->ops->close(l->be);
 	free(l);
 }

@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "../../shm/knob.h"
 #include "shmrun.h"
 
 /* fds 0-2 closed at start would be taken by pipes and then clobbered */
@@ -57,7 +58,8 @@ static void main_fd_limit(long nranks)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-static void main_verbose(const struct run_job *job, const char *path)
+static void main_verbose(const struct run_job *job, const char *path,
+			 const struct run_loop *loop)
 {
 	cpu_set_t cpus;
 	int ncpus = 0;
@@ -69,6 +71,33 @@ static void main_verbose(const struct run_job *job, const char *path)
 	if (ncpus > 0 && job->nranks > ncpus)
 		run_msg("%d ranks on %d CPUs: oversubscribed (fine: waiting ranks sleep)",
 			job->nranks, ncpus);
+	if (run_loop_fallback(loop))
+		run_msg("event loop: %s (io_uring unavailable: %s)", run_loop_name(loop),
+			strerror(-run_loop_fallback(loop)));
+	else
+		run_msg("event loop: %s", run_loop_name(loop));
+}
+
+/* The event loop SHMRUN_EVENT_LOOP asks for (checked with the options). */
+static int main_loop_new(struct run_loop **loopp, const struct run_job *job, int sigfd)
+{
+	long kind = RUN_LOOP_AUTO;
+	int rc;
+
+	(void)shm_knob_get(SHM_KNOB_EVENT_LOOP, &kind);
+	rc = run_loop_new(loopp, job->nranks, sigfd, (enum run_loop_kind)kind);
+	if (rc >= 0)
+		return 0;
+	if (kind == RUN_LOOP_IO_URING)
+		run_msg("%s=io_uring, but io_uring is unavailable: %s (it needs Linux 5.6 "
+			"or later, not disabled by kernel.io_uring_disabled or a seccomp "
+			"filter; %s=auto falls back to epoll)",
+			shm_knobs[SHM_KNOB_EVENT_LOOP].name, strerror(-rc),
+			shm_knobs[SHM_KNOB_EVENT_LOOP].name);
+	else
+		run_msg("setting up the event loop (%s): %s",
+			kind == RUN_LOOP_EPOLL ? "epoll" : "io_uring, then epoll", strerror(-rc));
+	return rc;
 }
 
 static int main_prog_error(const char *prog, int rc)
@@ -140,13 +169,10 @@ int main(int argc, char **argv)
 			strerror(-rc));
 		goto out_sigfd;
 	}
-	rc = run_loop_new(&loop, job.nranks, sigfd);
-	if (rc < 0) {
-		run_msg("setting up io_uring: %s", strerror(-rc));
+	if (main_loop_new(&loop, &job, sigfd) < 0)
 		goto out_job;
-	}
 	if (opts.verbose)
-		main_verbose(&job, path);
+		main_verbose(&job, path, loop);
 	rc = run_spawn_all(&job, path);
 	if (rc < 0) {
 		run_msg("starting rank %d: %s", job.nspawned, strerror(-rc));

@@ -126,8 +126,8 @@ static const struct opt opts_table[] = {
 	  "the build and every knob (value and default), then\n"
 	  "exit", NO_KNOB },
 	{ "verbose", "v", OPT_FLAG, NULL, "off", OFF(verbose),
-	  "say what shmrun does (job id, oversubscription)\n"
-	  "on stderr", NO_KNOB },
+	  "say what shmrun does (job id, oversubscription,\n"
+	  "event loop) on stderr", NO_KNOB },
 	{ "cleanup", NULL, OPT_FLAG, NULL, NULL, OFF(cleanup),
 	  "remove what dead jobs left in /dev/shm, then exit", NO_KNOB },
 	{ "help", "h", OPT_FLAG, NULL, NULL, OFF(help),

@@ -9,7 +9,8 @@
  * signals and the timers to fate.c, which decides how the job ends and what
  * shmrun exits with; on every tick watch.c reads what the ranks publish and
  * tells fate.c when the job is deadlocked or stalled.  Everything is
- * single-threaded: the loop is the only place that waits.
+ * single-threaded: the loop is the only place that waits, on io_uring
+ * (loop_uring.c) or epoll (loop_epoll.c) behind loop.h.
  */
 #ifndef RUN_SHMRUN_H
 #define RUN_SHMRUN_H
@@ -144,7 +145,7 @@ enum run_end {
 
 struct run_rank {
 	pid_t pid;
-	int pidfd;		/* -1 once reaped */
+	int pidfd;		/* -1 once reaped, or without pidfds */
 	bool reaped;
 	int code;		/* si_code: CLD_EXITED, CLD_KILLED or CLD_DUMPED */
 	int status;		/* exit status or signal number */
@@ -163,6 +164,7 @@ struct run_job {
 	int nlive;		/* spawned and not reaped */
 	int nopen;		/* output pipes not closed */
 	int relay_fd;		/* write end of rank 0's stdin, or -1 */
+	int pidfd_err;		/* pidfd_open's error (spawn.c), or 0 */
 	uint64_t start;
 	struct run_watch *watch;	/* watch.c; while the loop runs */
 	/* fate.c */
@@ -233,11 +235,20 @@ void run_watch_report(struct run_job *job);
 
 struct run_loop;
 
+/* SHMRUN_EVENT_LOOP's values (the order of its choices). */
+enum run_loop_kind { RUN_LOOP_AUTO, RUN_LOOP_IO_URING, RUN_LOOP_EPOLL };
+
 /* Block the signals shmrun handles and return a signalfd for them: before
  * the job exists, so no signal kills shmrun with the job half made. */
 int run_loop_signals(int *sigfdp);
-/* The ring, sized for nranks; it reads sigfd but does not own it. */
-int run_loop_new(struct run_loop **loopp, int nranks, int sigfd);
+/* The loop, sized for nranks, on the backend kind asks for (auto: io_uring,
+ * else epoll); it reads sigfd but does not own it.  Fails with the
+ * backend's error: for io_uring, why the kernel does not offer it. */
+int run_loop_new(struct run_loop **loopp, int nranks, int sigfd, enum run_loop_kind kind);
+/* The backend it runs on: "io_uring" or "epoll". */
+const char *run_loop_name(const struct run_loop *loop);
+/* Why auto fell back to epoll (io_uring's error), or 0. */
+int run_loop_fallback(const struct run_loop *loop);
 /* Run until every rank is reaped and every pipe drained. */
 int run_loop_run(struct run_loop *loop, struct run_job *job);
 void run_loop_free(struct run_loop *loop);

@@ -376,8 +376,8 @@ static int spawn_rank(struct spawn_ctx *sc, struct run_job *job, int r)
 	(void)setpgid(pid, r == 0 ? pid : job->pgid);
 	if (r == 0)
 		job->pgid = pid;
-	rc = spawn_pidfd(pid);
-	if (rc < 0) {
+	rc = job->pidfd_err ? -1 : spawn_pidfd(pid);
+	if (rc < 0 && !job->pidfd_err) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		goto err_free_err;
@@ -458,6 +458,25 @@ static int spawn_stdin(struct spawn_ctx *sc, struct run_job *job)
 	return 0;
 }
 
+/*
+ * Whether the ranks get pidfds (pidfd_open, Linux 5.3): a try on shmrun
+ * itself.  Where the kernel lacks them or a seccomp filter refuses them,
+ * the loop reaps the ranks on SIGCHLD and fate.c signals them by pid.
+ */
+static void spawn_pidfd_probe(struct run_job *job)
+{
+	int fd = spawn_pidfd(getpid());
+
+	if (fd >= 0) {
+		close(fd);
+		return;
+	}
+	job->pidfd_err = fd;
+	if (job->opts->verbose)
+		run_msg("no pidfds (pidfd_open: %s): the ranks are reaped on SIGCHLD",
+			strerror(-fd));
+}
+
 int run_spawn_all(struct run_job *job, const char *path)
 {
 	struct spawn_ctx *sc;
@@ -484,6 +503,7 @@ int run_spawn_all(struct run_job *job, const char *path)
 	if (rc < 0)
 		goto out_free_env;
 	spawn_plan_child(sc);
+	spawn_pidfd_probe(job);
 	for (int r = 0; r < job->nranks && rc == 0; r++)
 		rc = spawn_rank(sc, job, r);
 	if (sc->relay_in >= 0 && sc->relay_in != sc->devnull)
