@@ -245,7 +245,7 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory check-run
 
 check-run: all
-	$(Q)SHMPI_SANITIZE=$(SANITIZE) tests/run $(BUILD)
+	$(Q)SHMPI_SANITIZE=$(SANITIZE) SHMPI_ARCH=$(ARCH) tests/run $(BUILD)
 
 install: lib tools
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin

@@ -45,7 +45,7 @@ expect_eq "PMPI wrapper" "$("$TMP/prof")" "calls 1"
 # BUILD as the tree names it (relative): an absolute one would rewrite the
 # dependency files with targets later builds do not match
 make -s -C "$SHMPI_TOP" install PREFIX="$TMP/inst" BUILD="${SHMPI_BUILD#"$SHMPI_TOP"/}" \
-	SANITIZE="${SHMPI_SANITIZE:-}" >"$TMP/install.log" 2>&1 ||
+	SANITIZE="${SHMPI_SANITIZE:-}" ARCH="${SHMPI_ARCH:-}" >"$TMP/install.log" 2>&1 ||
 	fail "make install: $(cat "$TMP/install.log")"
 for f in include/mpi.h lib/libshmpi.a lib/libshmpi.so bin/shmrun bin/shmcc lib/pkgconfig/shmpi.pc \
 	lib/shmpi/hw.so lib/shmpi/shmrun-hw.so; do
