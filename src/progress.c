@@ -265,6 +265,8 @@ void progress_fini(void)
 		 * call holds under MPI_THREAD_MULTIPLE: let go while it ends */
 		unsigned holds = serial_release();
 
+		/* relaxed: the ring after it fences; the thread looks again
+		 * after every wake-up, and the join orders the rest */
 		atomic_store_explicit(&eng.stop, 1, memory_order_relaxed);
 		progress_wake_rank(eng.me);
 		pthread_join(eng.thread, NULL);
@@ -933,6 +935,7 @@ static int poll_locked(void)
 		moved += push_all();
 	for (int i = 0; i < nhooks; i++)
 		moved += hooks[i]();
+	/* relaxed: the watchdog only compares the count with its last look */
 	if (moved)
 		atomic_fetch_add_explicit(&rt.self->progress, 1, memory_order_relaxed);
 	owes_publish();
@@ -1092,6 +1095,7 @@ static int thread_ready(void *unused)
 	int ready;
 
 	(void)unused;
+	/* relaxed: as where progress_fini sets it */
 	if (atomic_load_explicit(&eng.stop, memory_order_relaxed))
 		return 1;
 	progress_lock();
@@ -1107,6 +1111,7 @@ static void *progress_thread(void *unused)
 	(void)unused;
 	eng_in_thread = 1;
 	shm_futex_count_slot(1);	/* its own futex counts (shm/futex.h) */
+	/* relaxed: as where progress_fini sets it */
 	while (!atomic_load_explicit(&eng.stop, memory_order_relaxed)) {
 		doorbell_sleep(thread_ready, NULL, NULL);
 		progress_poll();
