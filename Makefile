@@ -11,15 +11,25 @@
 # Knobs: CC, CFLAGS, LDFLAGS, PREFIX, V=1 (show commands),
 #        SANITIZE=1 (address,undefined) or SANITIZE=<list> (built in build-san/),
 #        SANITIZE=thread (ThreadSanitizer, built in build-tsan/),
-#        VALGRIND=1 (make check runs the unit suites under memcheck).
+#        VALGRIND=1 (make check runs the unit suites under memcheck),
+#        ARCH=aarch64 (cross-built in build-aarch64/, tests under qemu-user).
 
 PREFIX ?= /usr/local
 CFLAGS ?= -O2 -g
 SANITIZE ?=
+ARCH ?=
 V ?= 0
 
 comma := ,
-ifeq ($(SANITIZE),)
+ifneq ($(ARCH),)
+ifneq ($(ARCH),aarch64)
+$(error ARCH=$(ARCH): only ARCH=aarch64 is known)
+endif
+ifneq ($(SANITIZE),)
+$(error ARCH= and SANITIZE= do not mix: the sanitizers are for the native build)
+endif
+BUILD ?= build-aarch64
+else ifeq ($(SANITIZE),)
 BUILD ?= build
 SANFLAGS :=
 else ifeq ($(SANITIZE),thread)
@@ -45,8 +55,41 @@ VERSION := 0.1.0
 SOVERSION := 0
 
 PKG_CONFIG ?= pkg-config
+
+# ARCH=aarch64: Debian's cross compiler, and the arm64 libraries it links
+# (liburing, hwloc, Check) unpacked from Debian's packages into a sysroot
+# of the build tree by the deps step (tools/sysroot); the programs find
+# them there through their rpath, and run under qemu-user (tools/deps
+# aarch64 registers it with binfmt_misc, see README "Arm64").
+ifeq ($(ARCH),aarch64)
+CROSS := aarch64-linux-gnu-
+CC := $(CROSS)gcc
+AR := $(CROSS)ar
+SYSROOT := $(abspath $(BUILD))/sysroot
+SYSROOT_LIB := $(SYSROOT)/usr/lib/aarch64-linux-gnu
+PKG_CONFIG := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT) PKG_CONFIG_LIBDIR=$(SYSROOT_LIB)/pkgconfig \
+	pkg-config
+# the multiarch headers (hwloc's configuration) that the cross compiler
+# looks for in /usr/include/aarch64-linux-gnu
+override CFLAGS += -idirafter $(SYSROOT)/usr/include/aarch64-linux-gnu
+# DT_RPATH, not RUNPATH: it also serves the libraries' own needs (hwloc's libudev)
+override LDFLAGS += -Wl,--disable-new-dtags -Wl,-rpath,$(SYSROOT_LIB)
+export QEMU_LD_PREFIX := /usr/aarch64-linux-gnu
+# shmrun is built for this machine: its event loop is io_uring, which
+# qemu-user does not emulate.  The ranks it starts are arm64 programs.
+HOST_CC ?= cc
+RUN_CC := $(HOST_CC)
+RUN_PKG_CONFIG := pkg-config
+RUN_LDFLAGS :=
+else
+RUN_CC = $(CC)
+RUN_PKG_CONFIG = $(PKG_CONFIG)
+RUN_LDFLAGS = $(LDFLAGS)
+endif
 pkg_cflags = $(shell $(PKG_CONFIG) --cflags $(1) 2>/dev/null)
 pkg_libs = $(shell $(PKG_CONFIG) --libs $(1) 2>/dev/null)
+run_pkg_cflags = $(shell $(RUN_PKG_CONFIG) --cflags $(1) 2>/dev/null)
+run_pkg_libs = $(shell $(RUN_PKG_CONFIG) --libs $(1) 2>/dev/null)
 
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -MMD -MP \
 	-fPIC -fvisibility=hidden -DSHMPI_VERSION='"$(VERSION)"' $(SANFLAGS)
@@ -73,8 +116,11 @@ HW_MOD_OBJ := $(HW_MOD_SRC:%.c=$(OBJDIR)/%.o)
 # the static library holds the module and a loader that only hands it out
 LIB_A_OBJ := $(filter-out $(OBJDIR)/src/hw.o,$(LIB_OBJ)) $(OBJDIR)/src/hw-static.o \
 	$(HW_MOD_OBJ)
-RUN_OBJ := $(RUN_SRC:%.c=$(OBJDIR)/%.o)
-RUN_HW_OBJ := $(RUN_HW_SRC:%.c=$(OBJDIR)/%.o)
+# shmrun's objects: in OBJDIR/host when it is built for another machine
+RUN_OBJDIR := $(OBJDIR)$(if $(ARCH),/host)
+RUN_OBJ := $(RUN_SRC:%.c=$(RUN_OBJDIR)/%.o)
+RUN_HW_OBJ := $(RUN_HW_SRC:%.c=$(RUN_OBJDIR)/%.o)
+RUN_SHM_OBJ := $(SHM_SRC:%.c=$(RUN_OBJDIR)/%.o)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%)
 PROG_BIN := $(PROG_SRC:tests/progs/%.c=$(BUILD)/tests/progs/%)
 EXAMPLE_BIN := $(EXAMPLE_SRC:examples/%.c=$(BUILD)/examples/%)
@@ -117,7 +163,14 @@ $(OBJDIR)/src/hw-static.o: src/hw.c
 	@$(if $(Q),echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -DSHMPI_HW_STATIC -Iinclude -c -o $@ $<
 
-$(OBJDIR)/tools/shmrun/%.o: override CFLAGS += $(call pkg_cflags,liburing hwloc) \
+ifneq ($(ARCH),)
+$(RUN_OBJDIR)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  HOSTCC  $<")
+	$(Q)$(RUN_CC) $(CFLAGS) $(CPPFLAGS) -Iinclude -c -o $@ $<
+endif
+
+$(RUN_OBJDIR)/tools/shmrun/%.o: override CFLAGS += $(call run_pkg_cflags,liburing hwloc) \
 	-DSHMPI_BUILD_CC='"$(CC)"' -DSHMPI_BUILD_SANITIZE='"$(SANITIZE)"'
 
 $(LIB_A): $(LIB_A_OBJ) $(SHM_OBJ)
@@ -138,16 +191,17 @@ $(HW_MOD): $(HW_MOD_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,-z,defs $(LDFLAGS) -o $@ $(HW_MOD_OBJ) $(HW_LIBS)
 
-$(SHMRUN): $(RUN_OBJ) $(SHM_OBJ)
+$(SHMRUN): $(RUN_OBJ) $(RUN_SHM_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(call pkg_libs,liburing)
+	$(Q)$(RUN_CC) $(RUN_LDFLAGS) -o $@ $^ $(call run_pkg_libs,liburing)
 
 # shmrun's hwloc module, loaded when a job binds its ranks or for --info
 $(RUN_HW_MOD): $(RUN_HW_OBJ)
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-z,defs $(LDFLAGS) -o $@ $(RUN_HW_OBJ) $(HW_LIBS)
+	$(Q)$(RUN_CC) -shared -Wl,-z,defs $(RUN_LDFLAGS) -o $@ $(RUN_HW_OBJ) \
+		$(call run_pkg_libs,hwloc)
 
 # shmcc and shmcxx (one script, for C and for C++) from the build tree point
 # at the build tree; `make install` writes others that find PREFIX from
@@ -187,7 +241,8 @@ $(BUILD)/examples/%: examples/%.c $(LIB_SO) $(SHMCC) include/mpi.h
 	$(Q)$(SHMCC) -O2 -g -Wall -Wextra -Werror -o $@ $<
 
 deps:
-	$(Q)tools/deps
+	$(Q)tools/deps $(ARCH)
+	$(if $(ARCH),$(Q)tools/sysroot $(ARCH) $(SYSROOT))
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -197,7 +252,7 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory check-run
 
 check-run: all
-	$(Q)SHMPI_SANITIZE=$(SANITIZE) tests/run $(BUILD)
+	$(Q)SHMPI_SANITIZE=$(SANITIZE) SHMPI_ARCH=$(ARCH) tests/run $(BUILD)
 
 # The installed tree may move (README, "Your own program"): the wrappers find
 # PREFIX from their own place, shmrun and the library their modules from
@@ -223,7 +278,7 @@ install: lib tools
 		-e 's|@EXTRA@|$(strip $(SANFLAGS))|g' tools/shmpi.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shmpi.pc
 
 clean:
-	rm -rf build build-san build-tsan
+	rm -rf build build-san build-tsan build-aarch64
 
 # ---- Analysers, fuzzing and stress ---------------------------------------
 # make lint     cppcheck + clang-tidy (.clang-tidy, tools/lint.supp) over the tree

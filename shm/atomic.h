@@ -21,13 +21,16 @@ typedef _Atomic int64_t shm_atomic_i64;
 _Static_assert(sizeof(shm_atomic_u32) == 4, "futex words are 32 bits");
 _Static_assert(sizeof(shm_atomic_u64) == 8, "64-bit atomics are plain words");
 
-/* Tell the core we are spinning (x86 `pause`); a no-op elsewhere. */
+/* Tell the core we are spinning (x86 `pause`, Arm's `yield` hint); a
+ * compiler barrier elsewhere. */
 static inline void shm_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_ia32_pause();
 #elif defined(__aarch64__)
 	__asm__ __volatile__("yield" ::: "memory");
+#else
+	atomic_signal_fence(memory_order_seq_cst);
 #endif
 }
 
@@ -52,11 +55,18 @@ static inline void shm_fence(void)
 
 #define SHM_NT_MIN 0x4040	/* glibc's lowest x86_non_temporal_threshold */
 
-/* Non-temporal stores so far before any later store. */
+/* Non-temporal stores so far ordered as ordinary stores are, so that a
+ * later release or fence orders them too.  On x86-64 the streaming stores of
+ * shm/copy.c and glibc's memcpy need the sfence; on Arm every store,
+ * the non-temporal pair stores a memcpy may use included, is ordered by a
+ * later release or fence alone (and shm/copy.c makes none), so only the
+ * compiler is held back there; elsewhere, not knowing, a full fence. */
 static inline void shm_nt_fence(void)
 {
 #if defined(__x86_64__)
 	__asm__ __volatile__("sfence" ::: "memory");
+#elif defined(__aarch64__)
+	atomic_signal_fence(memory_order_seq_cst);
 #else
 	atomic_thread_fence(memory_order_seq_cst);
 #endif

@@ -35,6 +35,8 @@ static uint64_t load_head(struct shm_ring *r)
 
 uint64_t shm_ring_used(struct shm_ring *r)
 {
+	/* relaxed: tail is the producer's own word (so in every producer
+	 * function below); nobody else reads it */
 	return atomic_load_explicit(&r->tail, memory_order_relaxed) - load_head(r);
 }
 
@@ -69,7 +71,8 @@ void *shm_ring_reserve(struct shm_ring *r, uint32_t len)
 		return NULL;
 	if (room < span) {
 		/* no wrapping: a pad to the end, then start over at 0, whose
-		 * header the consumer looks at next, so it is cleared first */
+		 * header the consumer looks at next, so it is cleared first
+		 * (relaxed: the release below publishes it) */
 		atomic_store_explicit(shm_ring_header(r, r->pcap, 0), 0, memory_order_relaxed);
 		/* release: the cleared header before the pad that leads to it */
 		atomic_store_explicit(shm_ring_header(r, r->pcap, tail),
@@ -92,7 +95,7 @@ void shm_ring_commit(struct shm_ring *r, void *payload)
 	if (r->reserved >= SHM_NT_MIN)
 		shm_nt_fence();
 	/* the next header stays zero until its record is published: reserve
-	 * left room for it */
+	 * left room for it (relaxed: the release below publishes it) */
 	atomic_store_explicit(shm_ring_header(r, r->pcap, next), 0, memory_order_relaxed);
 	/* release: the record and the cleared next header before this one */
 	atomic_store_explicit(shm_ring_header(r, r->pcap, tail),
@@ -103,6 +106,7 @@ void shm_ring_commit(struct shm_ring *r, void *payload)
 
 void *shm_ring_peek(struct shm_ring *r, uint32_t *len)
 {
+	/* relaxed: head is the consumer's own word (so in release) */
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
 
 	for (;;) {
@@ -117,8 +121,8 @@ void *shm_ring_peek(struct shm_ring *r, uint32_t *len)
 			return (char *)shm_ring_header(r, r->cap, head) + RING_HDR;
 		}
 		head += (uint32_t)h;
-		/* release: we are done reading the pad (nothing to protect, but
-		 * keep every head store a release for the producer's acquire) */
+		/* release: our load of the pad's header before the producer,
+		 * which acquires head, may write a new record there */
 		atomic_store_explicit(&r->head, head, memory_order_release);
 	}
 }
@@ -135,6 +139,7 @@ uint32_t shm_ring_peek_tag(struct shm_ring *r)
 void shm_ring_release(struct shm_ring *r)
 {
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
+	/* relaxed: the header peek acquired */
 	uint64_t h = atomic_load_explicit(shm_ring_header(r, r->cap, head), memory_order_relaxed);
 
 	/* release: we finished reading the record before the producer reuses it */

@@ -121,14 +121,17 @@ static inline shm_atomic_u64 *shm_ring_header(struct shm_ring *r, uint64_t cap,
 int shm_ring_unread(struct shm_ring *r);
 int shm_ring_unread_tag(struct shm_ring *r, uint32_t tag);
 
-/* Consumer: whether the ring holds a record (a cheap look, no side effect). */
+/* Consumer: whether the ring holds a record (a cheap look, no side effect:
+ * to read the record, shm_ring_peek). */
 static inline int shm_ring_nonempty(struct shm_ring *r)
 {
+	/* relaxed: head is the consumer's own word */
 	uint64_t head = atomic_load_explicit(&r->head, memory_order_relaxed);
 
-	/* acquire: pairs with the producer's release of the header */
+	/* relaxed: a hint that reads nothing of the record; shm_ring_peek
+	 * acquire-loads the header again before the record is read */
 	return atomic_load_explicit(shm_ring_header(r, r->cap, head),
-				    memory_order_acquire) != 0;
+				    memory_order_relaxed) != 0;
 }
 
 /* Producer: announce that it waits for room (then look for room again). */

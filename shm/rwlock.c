@@ -9,8 +9,8 @@
  * values, which the modification order of `issued` fixes, decide who waits
  * for whom.  The waiter list is guarded by the spin lock in bit 31 of
  * `waiters`: taken with an acquire compare-and-swap, given back with a
- * seq_cst exchange, so everything done to the list and its nodes under it
- * happens before the next holder's walk.
+ * release exchange (seq_cst when it publishes a waiter), so everything done
+ * to the list and its nodes under it happens before the next holder's walk.
  */
 #include <sched.h>
 #include <stdio.h>
@@ -83,12 +83,12 @@ static uint32_t list_lock(struct shm_rwlock *l)
 	}
 }
 
-static void list_unlock(struct shm_rwlock *l, uint32_t first)
+/* mo: release, which hands the list and its nodes to the next holder; or
+ * seq_cst, when the exchange publishes a waiter's node (shm_rwlock_enlist):
+ * the waiter's half of the no-lost-wake-up order (rwlock.h) */
+static void list_unlock(struct shm_rwlock *l, uint32_t first, memory_order mo)
 {
-	/* seq_cst read-modify-write: releases the list and its nodes to the
-	 * next holder, and is the waiter's half of the no-lost-wake-up order
-	 * (rwlock.h) when this publishes its node */
-	uint32_t v = atomic_exchange_explicit(&l->waiters, first, memory_order_seq_cst);
+	uint32_t v = atomic_exchange_explicit(&l->waiters, first, mo);
 
 	if (!(v & LIST_BUSY))
 		lock_corrupt("waiter list: unlocked without its lock");
@@ -134,7 +134,7 @@ unsigned shm_rwlock_granted(struct shm_rwlock *l, const struct shm_rwlock_nodes 
 		}
 		cur = next;
 	}
-	list_unlock(l, first);
+	list_unlock(l, first, memory_order_release);
 	return count;
 }
 
@@ -154,7 +154,7 @@ int shm_rwlock_enlist(struct shm_rwlock *l, const struct shm_rwlock_nodes *nodes
 	nset(&n->writer, t->writer);
 	nset(&n->pos, t->pos);
 	nset(&n->listed, 1);
-	list_unlock(l, id + 1);
+	list_unlock(l, id + 1, memory_order_seq_cst);
 	/* seq_cst: after the seq_cst exchange that published the node (see
 	 * rwlock.h); acquire too, as in shm_rwlock_ready */
 	return shm_rwlock_granted_by(atomic_load_explicit(&l->done, memory_order_seq_cst),
@@ -183,7 +183,7 @@ void shm_rwlock_delist(struct shm_rwlock *l, const struct shm_rwlock_nodes *node
 			first = nget(&n->next);
 		nset(&n->listed, 0);
 	}
-	list_unlock(l, first);
+	list_unlock(l, first, memory_order_release);
 }
 
 unsigned shm_rwlock_list(struct shm_rwlock *l, const struct shm_rwlock_nodes *nodes,
@@ -195,7 +195,7 @@ unsigned shm_rwlock_list(struct shm_rwlock *l, const struct shm_rwlock_nodes *no
 	for (uint32_t cur = first; cur != 0 && count < max;
 	     cur = nget(&shm_rwlock_node(nodes, cur - 1)->next))
 		ids[count++] = cur - 1;
-	list_unlock(l, first);
+	list_unlock(l, first, memory_order_release);
 	return count;
 }
 
@@ -221,10 +221,13 @@ void shm_rwlock_state(const struct shm_rwlock *l, struct shm_rwlock_snapshot *ou
 {
 	uint64_t done, issued;
 
-	/* acquire, acquire: departures loaded before arrivals, so that
-	 * departed <= arrived in what we read (the counts only grow) */
+	/* acquire: departures loaded before arrivals, so that departed <=
+	 * arrived in what we read (the counts only grow): it synchronizes
+	 * with every departure it counts, each after its own arrival */
 	done = atomic_load_explicit(&l->done, memory_order_acquire);
-	issued = atomic_load_explicit(&l->issued, memory_order_acquire);
+	/* relaxed: the acquire above orders it */
+	issued = atomic_load_explicit(&l->issued, memory_order_relaxed);
+	/* relaxed: diagnosis only */
 	out->holder = atomic_load_explicit(&l->holder, memory_order_relaxed);
 	out->departed = shm_rwlock_seq_(done, 0);
 	out->writers = (shm_rwlock_seq_(issued, 1) - shm_rwlock_seq_(done, 1)) & SEQ_MASK;

@@ -379,7 +379,9 @@ static int comm_split_do(struct comm *parent, enum call_id call, int color, int 
 			world[n++] = comm_world_rank(parent, m[i].rank);
 		}
 	}
-	/* out of memory, rank 0 cannot count the colors: as many as members */
+	/* out of memory, rank 0 cannot count the colors: as many as members
+	 * (relaxed: a fetch_add hands out distinct ids whatever the order;
+	 * the ids travel in messages, which order what goes with them) */
 	if (parent->rank == 0)
 		base = atomic_fetch_add_explicit(&rt.job->next_ctx, 2u * (uint32_t)
 						 (rc == MPI_ERR_NO_MEM ? parent->size : ncolors),
@@ -542,6 +544,7 @@ static void idup_create(struct sched *s, void *arg)
 {
 	struct idup *d = arg;
 
+	/* relaxed: only the id's value matters (as in comm_split) */
 	d->c->ctx = atomic_fetch_add_explicit(&rt.job->next_ctx, 2, memory_order_relaxed);
 	d->told = d->c->ctx;
 	if (comm_coll_create(d->c) < 0) {
@@ -781,6 +784,7 @@ static int create_group_first(struct comm *p, struct comm *c, const struct group
 	struct create_told told = { UINT32_MAX, 0, group_hash(g) };
 	int rc;
 
+	/* relaxed: only the id's value matters (as in comm_split) */
 	c->ctx = atomic_fetch_add_explicit(&rt.job->next_ctx, 2, memory_order_relaxed);
 	rc = comm_coll_create(c) < 0 ? MPI_ERR_NO_MEM : MPI_SUCCESS;
 	if (rc == MPI_SUCCESS)

@@ -54,6 +54,7 @@ static int takes_ids(const struct comm *c)
 
 static uint32_t take_ids(uint32_t n)
 {
+	/* relaxed: only the ids' value matters (as in comm.c) */
 	return atomic_fetch_add_explicit(&rt.job->next_ctx, n, memory_order_relaxed);
 }
 

@@ -115,6 +115,8 @@ void p2p_recv_init(struct request *r, void *buf, int count, const struct p2p_arg
 /* Start a filled request: hand it to the engine (PROC_NULL: done at once). */
 void p2p_start(struct request *r)
 {
+	/* relaxed: the engine has not seen the request yet; handing it over
+	 * (under the engine's lock) orders this */
 	atomic_store_explicit(&r->complete, 0, memory_order_relaxed);
 	r->cancelled = 0;
 	r->active = 1;

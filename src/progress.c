@@ -145,6 +145,8 @@ void progress_fini(void)
 		 * call holds under MPI_THREAD_MULTIPLE: let go while it ends */
 		unsigned holds = serial_release();
 
+		/* relaxed: the ring after it fences; the thread looks again
+		 * after every wake-up, and the join orders the rest */
 		atomic_store_explicit(&eng.stop, 1, memory_order_relaxed);
 		progress_wake_rank(eng.me);
 		pthread_join(eng.thread, NULL);
@@ -391,6 +393,7 @@ int poll_locked(void)
 		moved += push_all();
 	for (int i = 0; i < nhooks; i++)
 		moved += hooks[i]();
+	/* relaxed: the watchdog only compares the count with its last look */
 	if (moved)
 		atomic_fetch_add_explicit(&rt.self->progress, 1, memory_order_relaxed);
 	owes_publish();

@@ -14,6 +14,7 @@ static int thread_ready(void *unused)
 	int ready;
 
 	(void)unused;
+	/* relaxed: as where progress_fini sets it */
 	if (atomic_load_explicit(&eng.stop, memory_order_relaxed))
 		return 1;
 	eng_lock();
@@ -29,6 +30,7 @@ static void *progress_thread(void *unused)
 	(void)unused;
 	eng_in_thread = 1;
 	shm_futex_count_slot(1);	/* its own futex counts (shm/futex.h) */
+	/* relaxed: as where progress_fini sets it */
 	while (!atomic_load_explicit(&eng.stop, memory_order_relaxed)) {
 		doorbell_sleep(thread_ready, NULL, NULL);
 		progress_poll();

@@ -146,10 +146,9 @@ API(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
 	w->post_group = g;
 	for (int i = 0; i < g->size; i++)
 		w->completes_expected[ranks[i]]++;
-	/* release: our local stores are seen by origins that see the post
-	 * (the sfence: non-temporal ones too) */
+	/* our local stores are seen by origins that see the post: each
+	 * raise is a release store (the sfence: non-temporal ones too) */
 	shm_nt_fence();
-	atomic_thread_fence(memory_order_release);
 	if (!(assert & MPI_MODE_NOCHECK))
 		for (int i = 0; i < g->size; i++) {
 			win_pscw_raise(w, (size_t)ranks[i]);

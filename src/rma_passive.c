@@ -332,7 +332,11 @@ void rma_direct_unlock(struct win *w, int target)
 }
 
 /* Every operation is complete when its call returns: a flush only orders
- * memory. */
+ * memory.  A full fence, not a release one: the flushed puts are complete
+ * at the target (MPI 3.1, section 11.5.4) before any later access of this
+ * process, a get or a load of its own window too, and only a full fence
+ * keeps a later load from passing an earlier store (so in MPI_Win_flush's
+ * fast path and MPI_Win_sync). */
 void rma_direct_flush(struct win *w, int rank, enum call_id call)
 {
 	(void)w;
@@ -645,7 +649,7 @@ static int win_flush(const char *call, MPI_Win win, int rank)
 		w->t[rank].ops->flush(w, rank, CALL_WIN_FLUSH);
 	else if (w->npriv)
 		rma_pkt_flush_all(w, CALL_WIN_FLUSH);
-	shm_fence();
+	shm_fence();	/* full: as in rma_direct_flush */
 	pvar_c.flushes++;
 	return MPI_SUCCESS;
 }
@@ -657,7 +661,7 @@ static inline __attribute__((always_inline)) int win_flush_fast(int rank, MPI_Wi
 	/* the common case in a few instructions; win_flush reports errors */
 	if ((w = win_get(win)) && (unsigned)rank < (unsigned)w->size &&
 	    (w->lock_all | w->locked[rank]) && w->t[rank].path == WIN_PATH_DIRECT) {
-		shm_fence();
+		shm_fence();	/* full: as in rma_direct_flush */
 		pvar_c.flushes++;
 		return MPI_SUCCESS;
 	}

@@ -231,6 +231,7 @@ static void runtime_membarrier(void)
 {
 	rt.membarrier = knobs_val[SHM_KNOB_MEMBARRIER] && shm_membarrier_register() == 0;
 	rt.bell_asym = rt.membarrier && !knobs_oversubscribed() && !rt.progress_strong;
+	/* relaxed: a ringer that sees it late fences, right either way */
 	atomic_store_explicit(&rt.self->bell_asym, (uint32_t)rt.bell_asym,
 			      memory_order_relaxed);
 }

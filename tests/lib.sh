@@ -70,5 +70,6 @@ install_shmpi() {
 	shift
 	"$@" make -s -C "$SHMPI_TOP" install PREFIX="$inst_prefix" \
 		BUILD="${SHMPI_BUILD#"$SHMPI_TOP"/}" SANITIZE="${SHMPI_SANITIZE:-}" \
-		>"$TMP/install.log" 2>&1 || fail "make install: $(cat "$TMP/install.log")"
+		ARCH="${SHMPI_ARCH:-}" >"$TMP/install.log" 2>&1 ||
+		fail "make install: $(cat "$TMP/install.log")"
 }

@@ -279,7 +279,11 @@ static void part_locks(void)
 		CHECK_MPI(MPI_T_pvar_read(ses, timer, &secs));
 		CHECK(rank == 1 ? secs >= 0.05 && secs < 60 : secs == 0);
 		CHECK_MPI(MPI_T_pvar_handle_free(ses, &timer));
-		/* the sleeps and barrier waits vary: at least one where due */
+		/* the sleeps and barrier waits vary: at least one where due
+		 * (read once the handles stop: a progress thread may sleep
+		 * again meanwhile; pvars_check stops them again, which does
+		 * nothing to a stopped handle) */
+		CHECK_MPI(MPI_T_pvar_stop(ses, MPI_T_PVAR_ALL_HANDLES));
 		v[4].want = pvar_read(ses, v[4].h);
 		v[5].want = pvar_read(ses, v[5].h);
 		CHECK(rank != 1 || v[4].want >= 1);

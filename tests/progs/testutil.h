@@ -75,6 +75,17 @@ static inline MPI_Group tu_group_of(int who)
 	return g;
 }
 
+/* How much longer than here the test's timings must be: the factor
+ * SHMPI_TEST_TIME_SCALE gives (tests/run sets it where the programs run
+ * emulated, several times slower), 1 without it. */
+static inline int tu_time_scale(void)
+{
+	const char *s = getenv("SHMPI_TEST_TIME_SCALE");
+	int k = s ? atoi(s) : 1;
+
+	return k > 1 ? k : 1;
+}
+
 static inline void tu_sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };

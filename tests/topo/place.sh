@@ -3,6 +3,8 @@
 # MPI_T) or the default (owner) say, checked with the kernel's answer
 # (get_mempolicy, move_pages; see tests/progs/hw_place.c).
 . "$SHMPI_TOP/tests/lib.sh"
+[ -z "${SHMPI_EMULATED:-}" ] ||
+	skip "qemu-user has no mbind, get_mempolicy nor move_pages: nothing to place"
 
 # place N INFO WANT [ARGS...]: hw_place on N ranks must say ok
 place() {
