@@ -901,7 +901,7 @@ def check_targets(results, impls, out=sys.stdout):
         floor = 0.8 * MEMCPY_MBS if nbytes >= 1 << 20 else 0.0
         ok = None if s is None or p is None else (s >= factor * p and s >= floor)
         verdict('send/recv bandwidth %s >= %.1fx best peer%s' % (
-            size_text(nbytes), factor, ' and >= 80%% memcpy' if floor else ''), s, ok,
+            size_text(nbytes), factor, ' and >= 80% memcpy' if floor else ''), s, ok,
             'shmpi %s MB/s; best peer %s%s' % (
                 fmt_value(s, 'MB/s') if s is not None else '-',
                 fmt_value(p, 'MB/s') + ' MB/s (x%.1f = %.0f)' % (factor, factor * p)
