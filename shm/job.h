@@ -90,12 +90,19 @@ struct shm_job_hdr {
 	uint64_t inbox_stride;		/* bytes from one inbox to the next */
 	uint64_t chan_cap;		/* data bytes of each channel ring */
 	uint32_t chan_rings;		/* pool rings of each inbox */
-	uint32_t pad_;
+	shm_atomic_u32 single_copy;	/* SHM_JOB_COPY_* bits the ranks set */
 	uint64_t coll_off;		/* MPI_COMM_WORLD's collective area */
 	shm_atomic_u32 next_ctx;	/* context ids handed out so far */
 	shm_atomic_i32 abort_rank;	/* first rank to abort, or -1 */
 	shm_atomic_i32 abort_code;	/* its error code */
 };
+
+/* What the ranks found of one-copy transfers (src/p2p_copy.c), for
+ * shmrun --verbose: set with relaxed fetch-or, read once the ranks are
+ * gone. */
+#define SHM_JOB_COPY_CMA	1u	/* a process_vm_readv between ranks worked */
+#define SHM_JOB_COPY_DENIED	2u	/* one was refused: that rank falls back */
+#define SHM_JOB_COPY_MAPPED	4u	/* a message was copied from mapped memory */
 
 /* The channels of a job of n ranks: the data bytes of each ring and the
  * pool rings of each inbox (SHMPI_CHANNEL_BYTES and SHMPI_CHANNEL_RINGS

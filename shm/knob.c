@@ -99,6 +99,19 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 		"what shmrun waits with: auto takes io_uring where the kernel "
 		"offers it and epoll elsewhere; io_uring (an error where it is "
 		"unavailable) or epoll force one" },
+	[SHM_KNOB_SINGLE_COPY] = {
+		"SHMPI_SINGLE_COPY", SHM_KNOB_CHOICE, "auto", "auto|cma|mapped|pipeline",
+		0, SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
+		"how the data of a large message moves: auto (one copy: from "
+		"memory every rank maps when the sender's buffer is there, else "
+		"with process_vm_readv, else through the channels), cma "
+		"(process_vm_readv only), mapped (mapped memory only), pipeline "
+		"(always through the channels, sender and receiver copying at once)" },
+	[SHM_KNOB_SINGLE_COPY_MIN] = {
+		"SHMPI_SINGLE_COPY_MIN", SHM_KNOB_UINT, "16384", NULL, 4294967295ul,
+		SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
+		"the smallest message (bytes) whose data moves in one copy; "
+		"smaller rendezvous messages go through the channels" },
 };
 
 /* The index of the choice of kn named by the len bytes at s, or -1. */

@@ -44,6 +44,8 @@ enum shm_knob_id {
 	SHM_KNOB_MEMBARRIER,
 	SHM_KNOB_YIELDS,
 	SHM_KNOB_EVENT_LOOP,
+	SHM_KNOB_SINGLE_COPY,
+	SHM_KNOB_SINGLE_COPY_MIN,
 	SHM_KNOB_COUNT
 };
 
@@ -51,6 +53,11 @@ enum shm_knob_id {
 enum shm_knob_bind {
 	SHM_BIND_AUTO, SHM_BIND_NONE, SHM_BIND_CORE, SHM_BIND_HWTHREAD,
 	SHM_BIND_L3CACHE, SHM_BIND_NUMA, SHM_BIND_SOCKET
+};
+
+/* Values of SHM_KNOB_SINGLE_COPY (the order of its choices). */
+enum shm_knob_single_copy {
+	SHM_COPY_AUTO, SHM_COPY_CMA, SHM_COPY_MAPPED, SHM_COPY_PIPELINE
 };
 
 /* When a rank may change a knob (MPI_T_cvar_write). */

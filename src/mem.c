@@ -4,6 +4,11 @@
  * here and kept linked until MPI_Free_mem: a window created on the memory
  * later lets the other ranks map it by that name.  shmrun removes whatever
  * a job leaves behind.
+ *
+ * The progress engine looks these lists up too (a large message's sender
+ * says where its buffer is, its receiver finds a window's segment:
+ * p2p_copy.c), from the progress thread under strong progress: they change
+ * under the engine's lock.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +21,7 @@
 #include "info.h"
 #include "mem.h"
 #include "place.h"
+#include "progress.h"
 #include "runtime.h"
 
 struct mem_block {
@@ -67,8 +73,10 @@ int mem_share(const char *key, void *base, size_t size)
 	snprintf(s->key, sizeof(s->key), "%s", key);
 	s->base = base;
 	s->size = size;
+	progress_lock();
 	s->next = mem_shared;
 	mem_shared = s;
+	progress_unlock();
 	return 0;
 }
 
@@ -78,7 +86,9 @@ void mem_unshare(const char *key)
 		if (!strcmp((*link)->key, key)) {
 			struct mem_shared *s = *link;
 
+			progress_lock();
 			*link = s->next;
+			progress_unlock();
 			free(s);
 			return;
 		}
@@ -151,8 +161,10 @@ API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
 	}
 	place_portion(b->seg.base, bytes, info_get(info));	/* this rank's NUMA node */
 	b->size = (size_t)size;
+	progress_lock();
 	b->next = mem_blocks;
 	mem_blocks = b;
+	progress_unlock();
 	*(void **)baseptr = b->seg.base;
 	return MPI_SUCCESS;
 }
@@ -166,7 +178,9 @@ API(int, Free_mem, (void *base))
 		if ((*link)->seg.base == base) {
 			struct mem_block *b = *link;
 
+			progress_lock();
 			*link = b->next;
+			progress_unlock();
 			mem_release(b);
 			return MPI_SUCCESS;
 		}

@@ -104,6 +104,16 @@ static const struct pvar_def pvars[] = {
 		"point-to-point messages matched to receives of this rank"),
 	COUNTER("p2p_received_bytes", USER_BASIC, P2P, received_bytes,
 		"bytes of the messages matched to receives of this rank, as sent"),
+	COUNTER("p2p_rndv_cma", USER_DETAIL, P2P, rndv_cma,
+		"rendezvous messages matched to receives of this rank whose data it "
+		"copied once from the sender's memory with process_vm_readv"),
+	COUNTER("p2p_rndv_mapped", USER_DETAIL, P2P, rndv_mapped,
+		"rendezvous messages matched to receives of this rank whose data it "
+		"copied once from memory mapped here (MPI_Alloc_mem or window memory, "
+		"or a message to itself)"),
+	COUNTER("p2p_rndv_pipeline", USER_DETAIL, P2P, rndv_pipeline,
+		"rendezvous messages matched to receives of this rank whose data came "
+		"through the channels, copied by the sender and again by this rank"),
 	{ "p2p_unexpected", "messages in this rank's unexpected queue (arrived before "
 	  "a matching receive) now", MPI_T_PVAR_CLASS_LEVEL, MPI_T_VERBOSITY_USER_DETAIL,
 	  MPIT_CAT_P2P, SRC_FIELD, OFF(unexpected), 0 },
@@ -138,7 +148,7 @@ static const struct pvar_def pvars[] = {
 
 #define NPVARS ((int)(sizeof(pvars) / sizeof(pvars[0])))
 
-_Static_assert(NPVARS == 4 * PVAR_RMA_KINDS + 14 + WAIT_KIND_COUNT - 1,
+_Static_assert(NPVARS == 4 * PVAR_RMA_KINDS + 17 + WAIT_KIND_COUNT - 1,
 	       "a variable for every count");
 
 struct MPI_T_pvar_session_s {

@@ -6,12 +6,15 @@
  *    synchronous one carries PKT_F_SYNC and the receiver answers ACK once it
  *    matched;
  *  - a larger message travels as RTS; once the receiver matched it, it
- *    answers CTS naming its receive, and the sender's engine pushes DATA
- *    chunks as room frees up.  Data therefore moves only while the sender's
- *    engine runs: a buffered message sits in the sender's attach buffer
- *    until then (a progress chunk, MPI 4.1 section 2.9).
+ *    copies the data itself from the sender's buffer when the RTS says
+ *    where that is and the memory or the kernel lets it (p2p_copy.c), and
+ *    answers FIN; otherwise it answers CTS naming its receive, and the
+ *    sender's engine pushes DATA chunks as room frees up.  That data
+ *    moves only while the sender's engine runs: a buffered message, which
+ *    always goes this way, sits in the sender's attach buffer until then
+ *    (a progress chunk, MPI 4.1 section 2.9).
  * Headers leave in the order the sends started (non-overtaking per pair);
- * DATA and control packets (CTS, ACK) need no order.  A receiver drains its
+ * DATA and control packets (CTS, FIN, ACK) need no order.  A receiver drains its
  * channels completely on every pass: an unmatched EAGER message is copied to
  * the unexpected queue, an unmatched RTS is queued as is, so channels never
  * stay full while their receiver is inside MPI.  A matched probe takes an
@@ -37,6 +40,7 @@
 #include "chan.h"
 #include "comm.h"
 #include "datatype.h"
+#include "p2p_copy.h"
 #include "progress_int.h"
 #include "pvar.h"
 #include "runtime.h"
@@ -45,9 +49,10 @@
 /* An unmatched incoming message: a copied EAGER one, or an RTS. */
 struct unexp {
 	int src;		/* job rank */
+	uint32_t len;		/* of data */
 	struct pkt pkt;
 	struct unexp *next;
-	char data[];		/* EAGER payload */
+	char data[];		/* the payload: EAGER data, RTS description */
 };
 
 /* ---- lists ----------------------------------------------------------- */
@@ -89,9 +94,12 @@ static void send_finish(struct request *r)
 static int push_header(int dst, struct request *r)
 {
 	int eager = r->bytes <= eng.eager_max;
-	uint32_t len = (uint32_t)sizeof(struct pkt) + (eager ? (uint32_t)r->bytes : 0);
-	struct pkt *pkt = chan_reserve(dst, len);
+	/* an RTS says where the data is, for the receiver to copy it once */
+	uint32_t dlen = eager ? 0 : copy_desc_len(r, eng.chunk), len;
+	struct pkt *pkt;
 
+	len = (uint32_t)sizeof(struct pkt) + (eager ? (uint32_t)r->bytes : dlen);
+	pkt = chan_reserve(dst, len);
 	if (!pkt) {
 		peer_block(dst, len);
 		return 0;
@@ -106,6 +114,8 @@ static int push_header(int dst, struct request *r)
 	};
 	if (eager)
 		dt_pack(r->dt, r->sbuf, 0, pkt + 1, r->bytes);
+	else if (dlen)
+		copy_describe(r, pkt + 1);
 	chan_commit(dst, pkt);
 	req_list_remove(&eng.out[dst].queued, r);
 	if (!eager)
@@ -248,7 +258,10 @@ static void recv_eager(struct request *r, int src, const struct pkt *pkt,
 	req_complete(r);
 }
 
-static void recv_rts(struct request *r, int src, const struct pkt *pkt)
+/* Message (src, pkt) to receive r: copied at once (desc, n bytes, says
+ * where the data is: p2p_copy.h), or asked for through the channels. */
+static void recv_rts(struct request *r, int src, const struct pkt *pkt,
+		     const void *desc, uint32_t n)
 {
 	struct pkt cts = {
 		.type = PKT_CTS,
@@ -257,6 +270,14 @@ static void recv_rts(struct request *r, int src, const struct pkt *pkt)
 	};
 
 	recv_bind(r, src, pkt);
+	if (n && copy_pull(r, src, desc, n)) {
+		struct pkt fin = { .type = PKT_FIN, .cookie = pkt->cookie };
+
+		send_ctl(src, &fin);
+		req_complete(r);
+		return;
+	}
+	pvar_c.rndv_pipeline++;
 	req_list_append(&eng.receiving, r);
 	if ((const void *)r == eng.wait_arg)
 		state_wait_refine(WAIT_RECV_DATA, src);
@@ -273,6 +294,7 @@ static void unexp_add(int src, const struct pkt *pkt, const void *data, uint32_t
 		runtime_abort_job(MPI_ERR_NO_MEM);
 	}
 	u->src = src;
+	u->len = n;
 	u->pkt = *pkt;
 	u->next = NULL;
 	if (n)
@@ -333,7 +355,7 @@ static void recv_post_locked(struct request *r)
 	if (u->pkt.type == PKT_EAGER)
 		recv_eager(r, u->src, &u->pkt, u->data);
 	else
-		recv_rts(r, u->src, &u->pkt);
+		recv_rts(r, u->src, &u->pkt, u->data, u->len);
 	free(u);
 }
 
@@ -422,9 +444,9 @@ int proto_packet(int src, const struct pkt *pkt, const void *payload, uint32_t n
 	case PKT_RTS:
 		r = match_posted(src, pkt);
 		if (r)
-			recv_rts(r, src, pkt);
+			recv_rts(r, src, pkt, payload, n);
 		else
-			unexp_add(src, pkt, NULL, 0);
+			unexp_add(src, pkt, payload, n);
 		break;
 	case PKT_CTS:
 		r = (struct request *)(uintptr_t)pkt->cookie;
@@ -451,6 +473,7 @@ int proto_packet(int src, const struct pkt *pkt, const void *payload, uint32_t n
 		}
 		break;
 	case PKT_ACK:
+	case PKT_FIN:
 		r = (struct request *)(uintptr_t)pkt->cookie;
 		send_finish(r);
 		break;

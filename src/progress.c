@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "chan.h"
+#include "p2p_copy.h"
 #include "progress_int.h"
 #include "pvar.h"
 #include "runtime.h"
@@ -133,6 +134,7 @@ int progress_init(void)
 	}
 	eng.chunk = chan_chunk() - (uint32_t)sizeof(struct pkt);
 	eng.eager_max = eng.chunk < 8192 ? eng.chunk : 8192;
+	copy_init();
 	rc = rt.progress_strong ? progress_thread_start() : 0;
 	state_strong(eng.strong, rt.multi);
 	return rc;
@@ -169,6 +171,7 @@ void progress_fini(void)
 	free(eng.out);
 	free(eng.active);
 	memset(&eng, 0, sizeof(eng));
+	copy_fini();
 	chan_fini();
 }
 

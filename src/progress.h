@@ -20,10 +20,12 @@
 /* Packet types on the channels; later layers add theirs from PKT_USER. */
 enum pkt_type {
 	PKT_EAGER = 1,	/* header and the whole message */
-	PKT_RTS,	/* rendezvous: header; data follows after CTS */
+	PKT_RTS,	/* rendezvous: header (and where the data is, p2p_copy.h);
+			 * FIN, or CTS and the data, follow */
 	PKT_CTS,	/* rendezvous: the receiver matched, send the data */
 	PKT_DATA,	/* rendezvous: a chunk of data */
 	PKT_ACK,	/* a synchronous eager send was matched */
+	PKT_FIN,	/* rendezvous: the receiver copied the data itself */
 	PKT_USER = 8,
 	PKT_NTYPES = 32
 };

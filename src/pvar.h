@@ -63,6 +63,9 @@ struct pvar_counts {
 	uint64_t unexpected_max;	/* its high-water mark since MPI_T last
 					 * looked (mpit_pvar.c keeps each handle's) */
 	uint64_t polls;		/* passes of the engine */
+	uint64_t rndv_cma, rndv_mapped, rndv_pipeline;	/* rendezvous messages
+					 * received, by how their data came
+					 * (p2p_copy.c) */
 };
 
 /* Hidden, so that an increment addresses it directly, not through the GOT. */

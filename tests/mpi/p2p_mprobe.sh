@@ -32,6 +32,8 @@ expect_match "fatal: message" "$(cat "$TMP/err")" \
 grep -q survived "$TMP/out" && fail "fatal: the erroneous rank went on"
 
 # the watchdog: a deadlock in MPI_Mprobe, a weak-progress stall in MPI_Mrecv
+# (of a message whose data comes through the channels: copied once by the
+# receiver, it needs nothing of the sender's engine)
 run_job "$TMP/out" "$TMP/err" -- -n 2 --deadlock-timeout 1 --timeout 60 \
 	"$PROGS/p2p_mprobe" deadlock
 expect_eq "deadlock: exit status" "$rc" 123
@@ -39,7 +41,7 @@ expect_match "deadlock: rank 0" "$(cat "$TMP/err")" \
 	'shmrun: rank 0: in MPI_Mprobe for [0-9.]+ s, waiting for a message to probe from rank 1 \(tag 99, context [0-9]+\)'
 for mode in weak strong; do
 	run_job "$TMP/out" "$TMP/err" -- -n 2 --progress=$mode --deadlock-timeout 1 \
-		--timeout 60 "$PROGS/p2p_mprobe" stall 2500
+		--timeout 60 -x SHMPI_SINGLE_COPY=pipeline "$PROGS/p2p_mprobe" stall 2500
 	if [ $mode = weak ]; then
 		expect_eq "stall: exit status" "$rc" 123
 		expect_match "stall: rank 0" "$(cat "$TMP/err")" \
@@ -49,5 +51,12 @@ for mode in weak strong; do
 		expect_eq "strong: received" "$(cat "$TMP/out")" "received"
 		expect_eq "strong: nothing reported" "$(cat "$TMP/err")" ""
 	fi
+done
+# copied once, the same message is no stall
+for mech in cma auto; do
+	run_job "$TMP/out" "$TMP/err" -- -n 2 --deadlock-timeout 1 --timeout 60 \
+		-x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_mprobe" stall 2500
+	expect_eq "no stall with $mech ($(cat "$TMP/err"))" "$rc" 0
+	expect_eq "$mech: received" "$(cat "$TMP/out")" "received"
 done
 exit 0

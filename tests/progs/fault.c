@@ -7,7 +7,9 @@
  *   WHERE: lock (holding an exclusive window lock that rank 0 waits for),
  *          fence (the others wait in MPI_Win_fence), epoch (inside a PSCW
  *          access epoch rank 0 waits to end), recv (the others wait in
- *          MPI_Recv for it)
+ *          MPI_Recv for it), send (rank 0 copies a 128 MiB message from
+ *          rank 1's memory, rank 1 dies a few milliseconds into the copy;
+ *          the others wait in MPI_Recv for it)
  *   fault hold S: nobody dies; every rank holds still for S seconds (for
  *          probes from outside the job)
  * The job must end within seconds, whatever the others block in.
@@ -88,6 +90,22 @@ int main(int argc, char **argv)
 			CHECK_MPI(MPI_Win_complete(win));
 		}
 		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	} else if (!strcmp(where, "send")) {
+		size_t n = (size_t)128 << 20;
+		char *big = malloc(n);
+		MPI_Request req;
+
+		CHECK(big != NULL);
+		memset(big, 1, n);
+		if (tu_rank == 1) {
+			CHECK_MPI(MPI_Isend(big, (int)n, MPI_CHAR, 0, 0, MPI_COMM_WORLD, &req));
+			tu_sleep_ms(5);
+			die(how);
+		}
+		if (tu_rank == 0)
+			CHECK_MPI(MPI_Recv(big, (int)n, MPI_CHAR, 1, 0, MPI_COMM_WORLD,
+					   MPI_STATUS_IGNORE));
+		CHECK_MPI(MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
 	} else {
 		if (tu_rank == 1) {
 			tu_sleep_ms(200);

@@ -45,6 +45,8 @@ static const struct {
 	{ "mbind", SYS_mbind },
 	{ "move_pages", SYS_move_pages },
 	{ "madvise", SYS_madvise },
+	{ "process_vm_readv", SYS_process_vm_readv },
+	{ "process_vm_writev", SYS_process_vm_writev },
 	{ "epoll_create1", SYS_epoll_create1 },
 };
 

@@ -24,8 +24,12 @@ for i in 1 2 3; do
 done
 
 # a rank outside MPI that a receive depends on, while a third rank computes:
-# reported, but others can still move, so the job goes on and completes
-watch_job "isend and compute, 3 ranks" 0 -n 3 "$PROGS/watch_compute" isend 2500
+# reported, but others can still move, so the job goes on and completes.
+# The receive depends on rank 0's engine when the data comes through the
+# channels (SHMPI_SINGLE_COPY=pipeline); copied once by the receiver it
+# does not, and nothing is reported (the end of this file).
+P="-x SHMPI_SINGLE_COPY=pipeline"
+watch_job "isend and compute, 3 ranks" 0 -n 3 $P "$PROGS/watch_compute" isend 2500
 has_line "stall reported" '^shmrun: weak-progress stall: rank 1 waits for work that only the MPI engine of rank 0 can do'
 has_line "named after its MPI_Isend" 'rank 0 has been outside MPI for [0-9.]+ s since MPI_Isend$'
 has_line "the job went on" 'other ranks can still move, so the job goes on$'
@@ -33,25 +37,33 @@ expect_eq "reported once" "$(count_lines 'weak-progress stall')" 1
 expect_match "completed" "$(cat "$TMP/out")" "^done$"
 
 # --stall-action=kill ends it all the same
-watch_job "isend and compute, kill" 123 -n 3 --stall-action=kill "$PROGS/watch_compute" isend 2500
+watch_job "isend and compute, kill" 123 -n 3 --stall-action=kill $P "$PROGS/watch_compute" isend 2500
 has_line "killed" 'weak-progress stall: rank 1 .*; ending the job \(exit status 123\)$'
 
 # --stall-action=report: reported once, and the job completes when rank 0
 # comes back to MPI
-watch_job "isend and compute, report" 0 -n 2 --stall-action=report "$PROGS/watch_compute" isend 2500
+watch_job "isend and compute, report" 0 -n 2 --stall-action=report $P "$PROGS/watch_compute" isend 2500
 has_line "reported" 'weak-progress stall: rank 1 .*; nothing else can move: the job goes on \(--stall-action=report\)$'
 expect_eq "reported once" "$(count_lines 'weak-progress stall')" 1
 expect_match "completed" "$(cat "$TMP/out")" "^done$"
 
 # behind MPI_Waitall too: the wait names its pending receive
-watch_job "waitall and compute, report" 0 -n 2 --stall-action=report "$PROGS/watch_compute" waitall 2500
+watch_job "waitall and compute, report" 0 -n 2 --stall-action=report $P "$PROGS/watch_compute" waitall 2500
 has_line "reported behind MPI_Waitall" 'weak-progress stall: rank 1 waits for work that only the MPI engine of rank 0 can do'
 has_line "rank 1 in MPI_Waitall" '^shmrun: rank 1: in MPI_Waitall for [0-9.]+ s, waiting for the rest of a matched message from rank 0'
 expect_match "completed" "$(cat "$TMP/out")" "^done$"
 
 # under strong progress the same program is not a stall
-watch_job "isend and compute, strong" 0 -n 2 --progress=strong "$PROGS/watch_compute" isend 2500
+watch_job "isend and compute, strong" 0 -n 2 --progress=strong $P "$PROGS/watch_compute" isend 2500
 expect_eq "isend and compute, strong: stderr" "$err" ""
+
+# the receiver copies the data once (process_vm_readv): no stall to report
+for mech in cma auto; do
+	watch_job "isend and compute, $mech" 0 -n 2 -x SHMPI_SINGLE_COPY=$mech \
+		"$PROGS/watch_compute" isend 2500
+	expect_eq "isend and compute, $mech: stderr" "$err" ""
+	expect_match "isend and compute, $mech" "$(cat "$TMP/out")" "^done$"
+done
 exit 0
 
 # RMA on private memory: rank 1's unlock needs rank 0's engine to apply the

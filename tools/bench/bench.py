@@ -122,6 +122,7 @@ def plan_runs(plan):
             mpi('bench_barrier', 8),
             mpi('bench_msgrate', 8, '--sizes=8'),
             mpi('bench_passive', 2, '--sizes=8'),
+            mpi('bench_p2p', 2, '--sizes=8,64K,1M'),
             mpi('bench_scale', 2, '--sizes=8'),
             mpi('bench_scale', 8, '--sizes=8'),
             launch(8, 3),
@@ -149,6 +150,7 @@ def plan_runs(plan):
             mpi('bench_barrier', 8),
             mpi('bench_msgrate', 8, '--sizes=8'),
             mpi('bench_passive', 2, '--sizes=8'),
+            mpi('bench_p2p', 2, '--sizes=8:4M'),
         ] + scale_runs((2, 8, 64), (2, 16, 64)) + [
             launch(8, 5),
             shm(2), shm(8), shm(64),
@@ -182,6 +184,7 @@ def plan_runs(plan):
             mpi('bench_barrier', 8),
             mpi('bench_msgrate', 8, '--sizes=8,4K'),
             mpi('bench_passive', 2, '--sizes=8,64K'),
+            mpi('bench_p2p', 2, '--sizes=8:4M'),
         ] + scale_runs((2, 8, 64), (2, 16, 64)) + [
             launch(8, 10),
             shm(2), shm(8), shm(64),
@@ -921,6 +924,33 @@ def check_targets(results, impls, out=sys.stdout):
             else 'not measured', floor)
         verdict('%s bandwidth 1 MiB >= 1.05x Open MPI and >= 90%% memcpy%s' % (op, why), s, ok,
                 ref)
+    # point-to-point against the better of Open MPI and MPICH (OSU's
+    # osu_latency and osu_bw patterns, tools/bench/bench_p2p.c)
+    for nbytes, factor in ((8, 0.9), (1 << 20, 0.8)):
+        k = dict(bench='p2p_lat', op='lat', type='char', sync='none', flavor='malloc',
+                 bytes=nbytes, ranks=2, unit='ns')
+        s = v('shmpi', **k)
+        p = best_of(peers, False, **k)
+        verdict('send/recv latency %s <= %.1fx best peer' % (size_text(nbytes), factor), s,
+                None if s is None or p is None else s <= factor * p,
+                'shmpi %s ns; best peer %s' % (
+                    fmt_value(s, 'ns') if s is not None else '-',
+                    fmt_value(p, 'ns') + ' ns (x%.1f = %.0f)' % (factor, factor * p)
+                    if p is not None else 'not measured'))
+    for nbytes, factor in ((8, 1.0), (1 << 20, 1.2)):
+        k = dict(bench='p2p_bw', op='bw', type='char', sync='none', flavor='malloc',
+                 bytes=nbytes, ranks=2, unit='MB/s')
+        s = v('shmpi', **k)
+        p = best_of(peers, True, **k)
+        floor = 0.8 * MEMCPY_MBS if nbytes >= 1 << 20 else 0.0
+        ok = None if s is None or p is None else (s >= factor * p and s >= floor)
+        verdict('send/recv bandwidth %s >= %.1fx best peer%s' % (
+            size_text(nbytes), factor, ' and >= 80% memcpy' if floor else ''), s, ok,
+            'shmpi %s MB/s; best peer %s%s' % (
+                fmt_value(s, 'MB/s') if s is not None else '-',
+                fmt_value(p, 'MB/s') + ' MB/s (x%.1f = %.0f)' % (factor, factor * p)
+                if p is not None else 'not measured',
+                '; floor %.0f MB/s' % floor if floor else ''))
     half_of_ompi('accumulate 1 MiB doubles (ns) <= 1.1x Open MPI',
                  dict(bench='atomic_lat', op='acc', type='double', sync='flush',
                       flavor='allocate', bytes=1 << 20, ranks=2, unit='ns'), 1.1)

@@ -67,6 +67,7 @@ int run_info(void)
 		printf("hwloc unavailable (its module does not load)\n");
 	if (ok && hw->print_topology(run_msg) < 0)
 		ok = 0;
+	run_copy_info();
 	info_knobs();
 	return ok ? 0 : RUN_EXIT_USAGE;
 }

@@ -185,6 +185,8 @@ int main(int argc, char **argv)
 		}
 	}
 	code = run_fate_exit_code(&job);
+	if (opts.verbose)
+		run_copy_verbose(&job);
 	run_loop_free(loop);
 out_job:
 	run_job_destroy(&job);

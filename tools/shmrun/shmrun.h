@@ -131,6 +131,14 @@ bool run_out_dest_dead(int dest);
 /* shmrun's own message, one line on stderr, prefixed "shmrun: ". */
 void run_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* copy.c: one-copy transfers between the ranks.  Whether process_vm_readv
+ * works between two children set up as ranks are (0, or -errno); the
+ * line of --info; what a job's ranks found, for --verbose. */
+int run_copy_probe(void);
+void run_copy_info(void);
+struct run_job;
+void run_copy_verbose(const struct run_job *job);
+
 /* ---- job.c and fate.c: the job and how it ends ---- */
 
 enum run_end {

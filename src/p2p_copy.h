@@ -1,0 +1,34 @@
+/*
+ * One-copy transfers of rendezvous messages (p2p_copy.c), for the message
+ * protocol of p2p_proto.c: the sender describes its buffer in the RTS, and
+ * the receiver, once it matched, copies the data itself, straight from the
+ * sender's buffer into its own, then answers FIN instead of CTS.  What
+ * cannot be pulled that way goes through the channels as before.
+ */
+#ifndef SRC_P2P_COPY_H
+#define SRC_P2P_COPY_H
+
+#include <stdint.h>
+
+#include "request.h"
+
+/* MPI_Init: the knobs, and leave to the job's other ranks the right to
+ * read this process's memory (see p2p_copy.c). */
+void copy_init(void);
+
+/* MPI_Finalize: unmap the segments mapped to pull from. */
+void copy_fini(void);
+
+/* The sender: the length of the description of send r's buffer, or 0
+ * when r is to go through the channels (too small, a buffered send, the
+ * knob, a description longer than room); then the description into out. */
+uint32_t copy_desc_len(const struct request *r, uint32_t room);
+void copy_describe(const struct request *r, void *out);
+
+/* The receiver, under the engine's lock: copy the message from world rank
+ * src described by desc (len bytes) into receive r, which is bound to it
+ * (r->st_bytes: what to deliver).  1 when every byte is in; 0 when the
+ * message is to come through the channels. */
+int copy_pull(struct request *r, int src, const void *desc, uint32_t len);
+
+#endif

@@ -1,0 +1,62 @@
+# Large messages through each way their data can move (SHMPI_SINGLE_COPY:
+# auto, cma, mapped, pipeline; README, "Large messages"), checked byte for
+# byte and, through MPI_T, by the way each message took
+# (tests/progs/p2p_copy.c): sizes around the eager limit,
+# SHMPI_SINGLE_COPY_MIN and the channels' chunk, derived datatypes,
+# MPI_ANY_SOURCE, truncation, synchronous sends, matched probes, messages
+# to oneself; the point-to-point and collective suites under each; and the
+# fallback when process_vm_readv is refused (a seccomp filter:
+# tests/progs/seccomp_deny.c), which shmrun --verbose reports.
+. "$SHMPI_TOP/tests/lib.sh"
+
+bad=
+for mech in auto cma mapped pipeline; do
+	for n in 1 2 3 8; do
+		run_case "p2p_copy $mech -n $n" \
+			"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \
+			-- -n $n --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_copy"
+	done
+	run_case "p2p_copy $mech strong" \
+		"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \
+		-- -n 3 --progress=strong --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_copy"
+	run_case "p2p_calls $mech" \
+		"$(printf 'ok %s\n' sizes any ordering tags truncation ssend rsend probe persistent cancel completion proc_null replace pairs errors)" \
+		-- -n 3 --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_calls"
+	run_case "p2p_calls huge $mech" "ok huge" \
+		-- -n 3 --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_calls" huge
+	run_job "$TMP/out" "$TMP/err" -- -n 4 --timeout 120 -x SHMPI_SINGLE_COPY=$mech \
+		"$PROGS/coll_all"
+	if [ "$rc" -ne 0 ] || grep -qv '^ok ' "$TMP/out" || [ ! -s "$TMP/out" ]; then
+		echo "coll_all $mech: exit $rc"
+		sed 's/^/    /' "$TMP/out" "$TMP/err"
+		bad="$bad coll_all/$mech"
+	fi
+done
+
+# the threshold moved below and above the channels' chunk
+for min in 8193 65536; do
+	run_case "p2p_copy min $min" \
+		"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \
+		-- -n 2 --timeout 120 -x SHMPI_SINGLE_COPY_MIN=$min "$PROGS/p2p_copy"
+done
+
+# process_vm_readv refused: the rank stops trying, the messages come
+# through the channels (or from mapped memory), and shmrun says so
+for mech in auto cma; do
+	run_case "p2p_copy refused, $mech" \
+		"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \
+		-- -n 3 --timeout 120 --verbose -x SHMPI_SINGLE_COPY=$mech \
+		"$PROGS/seccomp_deny" process_vm_readv=EPERM,process_vm_writev=EPERM "$PROGS/p2p_copy" nocma
+	grep -q '^shmrun: single copy of large messages: .*process_vm_readv refused' "$TMP/err" ||
+		{ echo "refused, $mech: not reported: $(cat "$TMP/err")"; bad="$bad verbose/$mech"; }
+done
+run_case "p2p_calls refused" \
+	"$(printf 'ok %s\n' sizes any ordering tags truncation ssend rsend probe persistent cancel completion proc_null replace pairs errors)" \
+	-- -n 3 --timeout 120 "$PROGS/seccomp_deny" process_vm_readv=EPERM,process_vm_writev=EPERM "$PROGS/p2p_calls"
+
+# --verbose when it works
+run_job "$TMP/out" "$TMP/err" -- -n 2 --timeout 120 --verbose "$PROGS/p2p_copy"
+grep -q '^shmrun: single copy of large messages: copied from mapped memory; copied with process_vm_readv$' "$TMP/err" ||
+	{ echo "verbose: $(cat "$TMP/err")"; bad="$bad verbose"; }
+[ -z "$bad" ] || fail "single copy:$bad"
+exit 0
