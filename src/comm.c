@@ -461,8 +461,22 @@ static int comm_check(const char *call, MPI_Comm comm, struct comm **c, const vo
 	return MPI_SUCCESS;
 }
 
-static int comm_dup_common(const char *call, MPI_Comm comm, struct info *info,
-			   MPI_Comm *newcomm)
+/*
+ * The new communicator's hints: those of the parent after MPI_Comm_dup and
+ * MPI_Comm_idup, those of info after the _with_info calls (MPI 4.1, section
+ * 7.4.2: not the parent's; MPI_INFO_NULL gives none).
+ */
+static void comm_dup_hints(struct comm *c, const struct comm *p, int with_info,
+			   const struct info *info)
+{
+	const struct info *from = with_info ? info : p->info;
+
+	if (from)
+		c->info = info_dup_internal(from);
+}
+
+static int comm_dup_common(const char *call, MPI_Comm comm, int with_info,
+			   struct info *info, MPI_Comm *newcomm)
 {
 	struct comm *p, *c;
 	int rc;
@@ -477,17 +491,14 @@ static int comm_dup_common(const char *call, MPI_Comm comm, struct info *info,
 		return err_comm(comm, call, rc, NULL, rc == MPI_ERR_NO_MEM ?
 				"out of memory copying the topology" :
 				"an attribute copy callback failed");
-	if (info)
-		c->info = info_dup_internal(info);
-	else if (p->info)
-		c->info = info_dup_internal(p->info);
+	comm_dup_hints(c, p, with_info, info);
 	return MPI_SUCCESS;
 }
 
 API(int, Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm))
 {
 	runtime_check("MPI_Comm_dup");
-	return comm_dup_common("MPI_Comm_dup", comm, NULL, newcomm);
+	return comm_dup_common("MPI_Comm_dup", comm, 0, NULL, newcomm);
 }
 
 API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
@@ -498,7 +509,7 @@ API(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm))
 	if (info != MPI_INFO_NULL && !(i = info_get(info)))
 		return err_comm(comm, "MPI_Comm_dup_with_info", MPI_ERR_INFO, "info",
 				"0x%x is not a valid info object", (unsigned)info);
-	return comm_dup_common("MPI_Comm_dup_with_info", comm, i, newcomm);
+	return comm_dup_common("MPI_Comm_dup_with_info", comm, 1, i, newcomm);
 }
 
 /* ---- MPI_Comm_idup -------------------------------------------------------- */
@@ -613,18 +624,19 @@ static struct comm *idup_new(struct comm *p)
 	return local ? inter_new(local, p->remote, 0) : NULL;
 }
 
-API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+/* MPI_Comm_idup and MPI_Comm_idup_with_info (hints: comm_dup_hints). */
+static int comm_idup_common(const char *call, MPI_Comm comm, int with_info,
+			    struct info *info, MPI_Comm *newcomm, MPI_Request *request)
 {
 	struct comm *p, *c;
 	struct sched *s;
 	struct idup *d;
 	int rc;
 
-	runtime_check("MPI_Comm_idup");
-	if ((rc = comm_check("MPI_Comm_idup", comm, &p, newcomm, "newcomm")) != MPI_SUCCESS)
+	if ((rc = comm_check(call, comm, &p, newcomm, "newcomm")) != MPI_SUCCESS)
 		return rc;
 	if (!request)
-		return err_comm(comm, "MPI_Comm_idup", MPI_ERR_ARG, "request", "is NULL");
+		return err_comm(comm, call, MPI_ERR_ARG, "request", "is NULL");
 	c = idup_new(p);
 	d = calloc(1, sizeof(*d));
 	s = c && d ? sched_create(p) : NULL;
@@ -635,7 +647,7 @@ API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
 		free(d);
 		comm_unref(c);
 		sched_destroy(s);
-		return err_comm(comm, "MPI_Comm_idup", MPI_ERR_NO_MEM, NULL, "out of memory");
+		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
 	}
 	d->c = p->remote ? c->local : c;
 	comm_ref(d->c);
@@ -651,16 +663,34 @@ API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
 	rc = sched_launch(s, CALL_COMM_IDUP, request);
 	if (rc != MPI_SUCCESS) {
 		comm_unref(c);
-		return err_comm(comm, "MPI_Comm_idup", rc, NULL, "out of memory");
+		return err_comm(comm, call, rc, NULL, "out of memory");
 	}
 	/* the handle's reference now goes to the user, with what dup copies */
 	rc = comm_out(p, c, newcomm, 1);
 	if (rc != MPI_SUCCESS)
-		return err_comm(comm, "MPI_Comm_idup", rc, NULL,
+		return err_comm(comm, call, rc, NULL,
 				"an attribute copy callback failed");
-	if (p->info)
-		c->info = info_dup_internal(p->info);
+	comm_dup_hints(c, p, with_info, info);
 	return MPI_SUCCESS;
+}
+
+API(int, Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request))
+{
+	runtime_check("MPI_Comm_idup");
+	return comm_idup_common("MPI_Comm_idup", comm, 0, NULL, newcomm, request);
+}
+
+API(int, Comm_idup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+			       MPI_Request *request))
+{
+	struct info *i = NULL;
+
+	runtime_check("MPI_Comm_idup_with_info");
+	if (info != MPI_INFO_NULL && !(i = info_get(info)))
+		return err_comm(comm, "MPI_Comm_idup_with_info", MPI_ERR_INFO, "info",
+				"0x%x is not a valid info object", (unsigned)info);
+	return comm_idup_common("MPI_Comm_idup_with_info", comm, 1, i, newcomm,
+				request);
 }
 
 API(int, Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm))

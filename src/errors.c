@@ -103,6 +103,8 @@ _Static_assert(sizeof(err_classes) / sizeof(err_classes[0]) == MPI_ERR_LASTCODE 
 
 struct err_user {
 	int errclass;			/* its own value for a class */
+	int removed;			/* MPI_Remove_error_class or _code */
+	int has_text;			/* MPI_Add_error_string, not removed since */
 	char name[48];			/* "user error class 74" */
 	char text[MPI_MAX_ERROR_STRING];	/* MPI_Add_error_string; "" until then */
 };
@@ -110,11 +112,13 @@ struct err_user {
 static struct err_user *err_users;	/* value MPI_ERR_LASTCODE + 1 + i */
 static int err_nusers;
 
+/* An added class or code that is still there (a removed value is not
+ * handed out again: MPI_LASTUSEDCODE only grows). */
 static struct err_user *err_user(int code)
 {
 	int i = code - MPI_ERR_LASTCODE - 1;
 
-	return i >= 0 && i < err_nusers ? &err_users[i] : NULL;
+	return i >= 0 && i < err_nusers && !err_users[i].removed ? &err_users[i] : NULL;
 }
 
 const char *err_class_name(int errclass)
@@ -164,6 +168,8 @@ static int err_user_add(int errclass)
 	err_users = more;
 	u = &err_users[err_nusers++];
 	u->errclass = errclass < 0 ? value : errclass;
+	u->removed = 0;
+	u->has_text = 0;
 	if (errclass < 0)
 		snprintf(u->name, sizeof(u->name), "user error class %d", value);
 	else
@@ -279,5 +285,66 @@ API(int, Add_error_string, (int errorcode, const char *string))
 				"string", "is %zu characters long, the limit is %d",
 				strlen(string), MPI_MAX_ERROR_STRING - 1);
 	memcpy(u->text, string, strlen(string) + 1);
+	u->has_text = 1;
+	return MPI_SUCCESS;
+}
+
+/* ---- removing them (MPI 4.1, section 9.5) ------------------------------- */
+
+/* The added class (class != 0) or code value still there, else NULL. */
+static struct err_user *err_user_added(int value, int class)
+{
+	struct err_user *u = err_user(value);
+
+	return u && (u->errclass == value) == (class != 0) ? u : NULL;
+}
+
+/* MPI 4.1: erroneous to remove a class that was not added, or whose codes
+ * are still there. */
+API(int, Remove_error_class, (int errorclass))
+{
+	struct err_user *u = err_user_added(errorclass, 1);
+
+	runtime_check("MPI_Remove_error_class");
+	if (!u)
+		return err_comm(MPI_COMM_WORLD, "MPI_Remove_error_class", MPI_ERR_ARG,
+				"errorclass", "%d is not an error class the program added",
+				errorclass);
+	for (int i = 0; i < err_nusers; i++)
+		if (!err_users[i].removed && err_users[i].errclass == errorclass &&
+		    &err_users[i] != u)
+			return err_comm(MPI_COMM_WORLD, "MPI_Remove_error_class",
+					MPI_ERR_ARG, "errorclass", "%d still has error "
+					"code %d", errorclass, MPI_ERR_LASTCODE + 1 + i);
+	u->removed = 1;
+	return MPI_SUCCESS;
+}
+
+API(int, Remove_error_code, (int errorcode))
+{
+	struct err_user *u = err_user_added(errorcode, 0);
+
+	runtime_check("MPI_Remove_error_code");
+	if (!u)
+		return err_comm(MPI_COMM_WORLD, "MPI_Remove_error_code", MPI_ERR_ARG,
+				"errorcode", "%d is not an error code the program added",
+				errorcode);
+	u->removed = 1;
+	return MPI_SUCCESS;
+}
+
+/* The string goes; the code or class stays, with "" as its string. */
+API(int, Remove_error_string, (int errorcode))
+{
+	struct err_user *u = err_user(errorcode);
+
+	runtime_check("MPI_Remove_error_string");
+	if (!u || !u->has_text)
+		return err_comm(MPI_COMM_WORLD, "MPI_Remove_error_string", MPI_ERR_ARG,
+				"errorcode", u ? "%d has no string to remove" :
+				"%d is not an error code or class the program added",
+				errorcode);
+	u->text[0] = '\0';
+	u->has_text = 0;
 	return MPI_SUCCESS;
 }

@@ -111,41 +111,50 @@ struct info *info_dup_internal(const struct info *src)
 	return i;
 }
 
-void info_init_builtins(int argc, char **argv)
+/* What MPI_INFO_ENV holds (MPI 4.1, chapter 11), for a program started
+ * with argc and argv; 0 or -ENOMEM. */
+static int info_env_fill(struct info *i, int argc, char **argv)
 {
 	char buf[4096], host[256];
 	size_t at = 0;
+	int rc = 0;
 
-	memset(&info_env, 0, sizeof(info_env));
-	info_env.handle = MPI_INFO_ENV;
-	info_env.refs = 1;
-	handle_set_builtin(HANDLE_INFO, (unsigned)MPI_INFO_ENV & 0xff, &info_env);
 	if (argc > 0 && argv && argv[0])
-		info_put(&info_env, "command", argv[0]);
+		rc |= info_put(i, "command", argv[0]);
 	buf[0] = '\0';
 	for (int a = 1; a < argc && argv && argv[a]; a++)
 		at += (size_t)snprintf(buf + at, at < sizeof(buf) ? sizeof(buf) - at : 0,
 				       "%s%s", a > 1 ? " " : "", argv[a]);
 	if (argc > 1)
-		info_put(&info_env, "argv", buf);
+		rc |= info_put(i, "argv", buf);
 	snprintf(buf, sizeof(buf), "%d", rt.size);
-	info_put(&info_env, "maxprocs", buf);
-	info_put(&info_env, "soft", buf);
+	rc |= info_put(i, "maxprocs", buf);
+	rc |= info_put(i, "soft", buf);
 	if (gethostname(host, sizeof(host)) == 0) {
 		host[sizeof(host) - 1] = '\0';
-		info_put(&info_env, "host", host);
+		rc |= info_put(i, "host", host);
 	}
 #if defined(__x86_64__)
-	info_put(&info_env, "arch", "x86_64");
+	rc |= info_put(i, "arch", "x86_64");
 #elif defined(__aarch64__)
-	info_put(&info_env, "arch", "aarch64");
+	rc |= info_put(i, "arch", "aarch64");
 #endif
 	if (getcwd(buf, sizeof(buf)))
-		info_put(&info_env, "wdir", buf);
-	info_put(&info_env, "thread_level",
-		 rt.thread_level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED" :
-		 rt.thread_level == MPI_THREAD_FUNNELED ? "MPI_THREAD_FUNNELED" :
-		 "MPI_THREAD_SINGLE");
+		rc |= info_put(i, "wdir", buf);
+	rc |= info_put(i, "thread_level",
+		       rt.thread_level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED" :
+		       rt.thread_level == MPI_THREAD_FUNNELED ? "MPI_THREAD_FUNNELED" :
+		       "MPI_THREAD_SINGLE");
+	return rc < 0 ? -ENOMEM : 0;
+}
+
+void info_init_builtins(int argc, char **argv)
+{
+	memset(&info_env, 0, sizeof(info_env));
+	info_env.handle = MPI_INFO_ENV;
+	info_env.refs = 1;
+	handle_set_builtin(HANDLE_INFO, (unsigned)MPI_INFO_ENV & 0xff, &info_env);
+	(void)info_env_fill(&info_env, argc, argv);
 }
 
 void info_fini_builtins(void)
@@ -263,6 +272,65 @@ API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int 
 	*flag = v != NULL;
 	if (v)
 		*valuelen = (int)strlen(v);
+	return MPI_SUCCESS;
+}
+
+/*
+ * MPI 4.1, chapter 10: *buflen is the size of value on entry (0: value is
+ * not written) and the value's length with its NUL on return; value gets
+ * what fits, NUL-terminated.  A key that is not there leaves both alone.
+ */
+API(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *value,
+			   int *flag))
+{
+	struct info *i;
+	const char *v;
+	int rc;
+
+	runtime_check("MPI_Info_get_string");
+	if (!(i = info_arg("MPI_Info_get_string", info, &rc)))
+		return rc;
+	if ((rc = info_check_key("MPI_Info_get_string", key)) != MPI_SUCCESS)
+		return rc;
+	if (!buflen || !flag)
+		return info_err("MPI_Info_get_string", MPI_ERR_ARG,
+				!buflen ? "buflen" : "flag", "is NULL");
+	if (*buflen < 0 || (*buflen > 0 && !value))
+		return info_err("MPI_Info_get_string", MPI_ERR_ARG,
+				*buflen < 0 ? "buflen" : "value",
+				*buflen < 0 ? "is negative" : "is NULL");
+	v = info_lookup(i, key);
+	*flag = v != NULL;
+	if (!v)
+		return MPI_SUCCESS;
+	if (*buflen > 0) {
+		size_t n = strlen(v) < (size_t)*buflen - 1 ? strlen(v) : (size_t)*buflen - 1;
+
+		memcpy(value, v, n);
+		value[n] = '\0';
+	}
+	*buflen = (int)strlen(v) + 1;
+	return MPI_SUCCESS;
+}
+
+/* MPI 4.1, chapter 11: a new info object with what MPI_INFO_ENV would
+ * hold for a program started with argc and argv. */
+API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info))
+{
+	struct info *i;
+
+	runtime_check("MPI_Info_create_env");
+	if (!info)
+		return info_err("MPI_Info_create_env", MPI_ERR_ARG, "info", "is NULL");
+	if (argc < 0)
+		return info_err("MPI_Info_create_env", MPI_ERR_ARG, "argc",
+				"%d is negative", argc);
+	i = info_alloc(1);
+	if (!i || info_env_fill(i, argc, argv) < 0) {
+		info_unref(i);
+		return info_err("MPI_Info_create_env", MPI_ERR_NO_MEM, NULL, "out of memory");
+	}
+	*info = i->handle;
 	return MPI_SUCCESS;
 }
 

@@ -858,3 +858,50 @@ API(int, Status_set_cancelled, (MPI_Status *status, int flag))
 	status->shmpi_cancelled = flag != 0;
 	return MPI_SUCCESS;
 }
+
+/*
+ * The fields of a status by call (MPI 4.1, section 3.2.5): for languages
+ * that cannot name them, and for generalized requests.  The get calls read
+ * what a completion or an earlier set call left.
+ */
+static int status_field(const char *call, const MPI_Status *status, const int *value,
+			const char *valuename)
+{
+	if (!status || status == MPI_STATUS_IGNORE)
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, "status",
+				"is NULL or MPI_STATUS_IGNORE");
+	if (!value)
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, valuename, "is NULL");
+	return MPI_SUCCESS;
+}
+
+#define STATUS_GET(Name, field, arg)                                           \
+	API(int, Status_get_##Name, (const MPI_Status *status, int *arg))      \
+	{                                                                      \
+		int rc;                                                        \
+                                                                               \
+		runtime_check("MPI_Status_get_" #Name);                        \
+		rc = status_field("MPI_Status_get_" #Name, status, arg, #arg); \
+		if (rc == MPI_SUCCESS)                                         \
+			*arg = status->field;                                  \
+		return rc;                                                     \
+	}
+
+#define STATUS_SET(Name, field, arg)                                           \
+	API(int, Status_set_##Name, (MPI_Status *status, int arg))             \
+	{                                                                      \
+		int rc;                                                        \
+                                                                               \
+		runtime_check("MPI_Status_set_" #Name);                        \
+		rc = status_field("MPI_Status_set_" #Name, status, &arg, #arg); \
+		if (rc == MPI_SUCCESS)                                         \
+			status->field = arg;                                   \
+		return rc;                                                     \
+	}
+
+STATUS_GET(source, MPI_SOURCE, source)
+STATUS_GET(tag, MPI_TAG, tag)
+STATUS_GET(error, MPI_ERROR, error)
+STATUS_SET(source, MPI_SOURCE, source)
+STATUS_SET(tag, MPI_TAG, tag)
+STATUS_SET(error, MPI_ERROR, error)
