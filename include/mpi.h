@@ -41,6 +41,7 @@ typedef int MPI_Message;
 typedef int MPI_Op;
 typedef int MPI_Request;
 typedef int MPI_Win;
+typedef int MPI_Session;
 typedef int MPI_Message;
 
 typedef struct MPI_Status {
@@ -189,6 +190,8 @@ typedef struct MPI_F08_status {
 #define MPI_MESSAGE_NULL ((MPI_Message)0x24000000)
 #define MPI_MESSAGE_NO_PROC ((MPI_Message)0x64000000)
 
+#define MPI_SESSION_NULL ((MPI_Session)0x28000000)
+
 /* ---- special values --------------------------------------------------- */
 
 #define MPI_ANY_SOURCE (-2)
@@ -216,6 +219,8 @@ typedef struct MPI_F08_status {
 #define MPI_KEYVAL_INVALID (-1)
 #define MPI_MAX_INFO_KEY 255
 #define MPI_MAX_INFO_VAL 1024
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
 
 /* results of MPI_Group_compare and MPI_Comm_compare */
 #define MPI_IDENT 0
@@ -431,7 +436,9 @@ typedef struct MPI_T_pvar_handle_s *MPI_T_pvar_handle;
 #define MPI_T_ERR_PVAR_NO_ATOMIC 71
 #define MPI_T_ERR_INVALID_NAME 72
 #define MPI_T_ERR_INVALID 73
-#define MPI_ERR_LASTCODE 73
+/* MPI 4.1, section 9.4, table 9.1 */
+#define MPI_ERR_SESSION 74
+#define MPI_ERR_LASTCODE 74
 
 /* ---- callback types ---------------------------------------------------- */
 
@@ -443,6 +450,8 @@ typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *
 typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
 typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void *attribute_val, void *extra_state);
+
+typedef void MPI_Session_errhandler_function(MPI_Session *, int *, ...);
 
 typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void *attribute_val, void *extra_state);
@@ -794,6 +803,20 @@ SHMPI_DECLARE(int, Add_error_string, (int errorcode, const char *string))
 SHMPI_DECLARE(int, Remove_error_class, (int errorclass))
 SHMPI_DECLARE(int, Remove_error_code, (int errorcode))
 SHMPI_DECLARE(int, Remove_error_string, (int errorcode))
+SHMPI_DECLARE(int, Session_create_errhandler, (MPI_Session_errhandler_function *session_errhandler_fn, MPI_Errhandler *errhandler))
+SHMPI_DECLARE(int, Session_set_errhandler, (MPI_Session session, MPI_Errhandler errhandler))
+SHMPI_DECLARE(int, Session_get_errhandler, (MPI_Session session, MPI_Errhandler *errhandler))
+SHMPI_DECLARE(int, Session_call_errhandler, (MPI_Session session, int errorcode))
+
+/* the Sessions Model (MPI 4.1, section 11.3) */
+SHMPI_DECLARE(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session))
+SHMPI_DECLARE(int, Session_finalize, (MPI_Session *session))
+SHMPI_DECLARE(int, Session_get_info, (MPI_Session session, MPI_Info *info_used))
+SHMPI_DECLARE(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names))
+SHMPI_DECLARE(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name))
+SHMPI_DECLARE(int, Session_get_pset_info, (MPI_Session session, const char *pset_name, MPI_Info *info))
+SHMPI_DECLARE(int, Group_from_session_pset, (MPI_Session session, const char *pset_name, MPI_Group *newgroup))
+SHMPI_DECLARE(int, Comm_create_from_group, (MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm))
 
 /* the profiling interface */
 SHMPI_DECLARE(int, Pcontrol, (const int level, ...))
@@ -824,6 +847,8 @@ SHMPI_DECLARE(MPI_Fint, Type_c2f, (MPI_Datatype datatype))
 SHMPI_DECLARE(MPI_Datatype, Type_f2c, (MPI_Fint datatype))
 SHMPI_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
 SHMPI_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
+SHMPI_DECLARE(MPI_Fint, Session_c2f, (MPI_Session session))
+SHMPI_DECLARE(MPI_Session, Session_f2c, (MPI_Fint session))
 SHMPI_DECLARE(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 SHMPI_DECLARE(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
 SHMPI_DECLARE(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))

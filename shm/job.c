@@ -115,8 +115,9 @@ void shm_job_init(struct shm_job_hdr *hdr, uint32_t nranks)
 	hdr->inbox_stride = job_inbox_stride(nranks);
 	shm_job_chan_geometry(nranks, &hdr->chan_cap, &hdr->chan_rings);
 	hdr->coll_off = job_coll_off(nranks);
-	/* context ids 0-3 belong to MPI_COMM_WORLD and MPI_COMM_SELF */
-	atomic_store_explicit(&hdr->next_ctx, 4, memory_order_relaxed);
+	/* context ids 0-3 belong to MPI_COMM_WORLD and MPI_COMM_SELF, 4-5 to
+	 * the library's communicator for sessions (src/comm.h) */
+	atomic_store_explicit(&hdr->next_ctx, 6, memory_order_relaxed);
 	shm_coll_init(shm_job_coll(hdr), nranks);
 	atomic_store_explicit(&hdr->abort_rank, -1, memory_order_relaxed);
 	atomic_store_explicit(&hdr->abort_code, 0, memory_order_relaxed);

@@ -33,6 +33,7 @@
 #include "topo.h"
 
 static struct comm comm_world, comm_self;
+static struct comm *comm_sess;
 
 /* ---- objects ------------------------------------------------------------ */
 
@@ -127,11 +128,22 @@ int comm_init_builtins(void)
 		return -ENOMEM;
 	group_unref(self);
 	snprintf(comm_self.name, sizeof(comm_self.name), "MPI_COMM_SELF");
+	/* context ids 4 and 5 (shm/job.c hands out from 6) */
+	comm_sess = comm_new(group_world(), 4, -1, 0);
+	if (!comm_sess)
+		return -ENOMEM;
 	return comm_coll_private(&comm_self);
+}
+
+struct comm *comm_sessions(void)
+{
+	return comm_sess;
 }
 
 void comm_fini_builtins(void)
 {
+	comm_unref(comm_sess);
+	comm_sess = NULL;
 	comm_destroy(&comm_self);
 	comm_destroy(&comm_world);
 }
@@ -863,6 +875,13 @@ static int create_group_other(struct comm *p, struct comm *c, const struct group
 	return rc;
 }
 
+int comm_create_in_group(struct comm *over, struct comm *c, const struct group *g,
+			 int tag, char *why, size_t whylen)
+{
+	return g->rank == 0 ? create_group_first(over, c, g, tag, why, whylen) :
+	       create_group_other(over, c, g, tag, why, whylen);
+}
+
 /*
  * Only the group's members call it (MPI 3.1, 6.4.2; for a process outside
  * its group the call is local and gives MPI_COMM_NULL): the group's first
@@ -904,8 +923,7 @@ API(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *
 	if (!c)
 		return err_comm(comm, "MPI_Comm_create_group", MPI_ERR_NO_MEM, NULL,
 				"out of memory");
-	rc = g->rank == 0 ? create_group_first(p, c, g, tag, why, sizeof(why)) :
-	     create_group_other(p, c, g, tag, why, sizeof(why));
+	rc = comm_create_in_group(p, c, g, tag, why, sizeof(why));
 	if (rc != MPI_SUCCESS) {
 		comm_unref(c);
 		return err_comm(comm, "MPI_Comm_create_group", rc,

@@ -84,6 +84,20 @@ static inline int comm_peer_size(const struct comm *c)
 int comm_init_builtins(void);
 void comm_fini_builtins(void);
 
+/* A communicator over every process of the job with a context id that
+ * nobody hands out (4), so that processes agree on it without
+ * communicating: MPI_Comm_create_from_group trades its facts on it
+ * (session.c).  No handle is given out and it has no collective area. */
+struct comm *comm_sessions(void);
+
+/* Collective over the members of g, which c (new, of group g, this
+ * process a member) is made of: the first member takes a context id and
+ * creates the area, each other member learns it by message on over's
+ * internal context with tag and maps it.  MPI error class; *why when it is
+ * not MPI_ERR_NO_MEM. */
+int comm_create_in_group(struct comm *over, struct comm *c, const struct group *g,
+			 int tag, char *why, size_t whylen);
+
 static inline struct comm *comm_get(MPI_Comm h)
 {
 	return handle_get(h, HANDLE_COMM);

@@ -51,6 +51,7 @@ CONV_HANDLE(Win, MPI_Win, HANDLE_WIN, MPI_WIN_NULL)
 CONV_HANDLE(Info, MPI_Info, HANDLE_INFO, MPI_INFO_NULL)
 CONV_HANDLE(Errhandler, MPI_Errhandler, HANDLE_ERRHANDLER, MPI_ERRHANDLER_NULL)
 CONV_HANDLE(Message, MPI_Message, HANDLE_MESSAGE, MPI_MESSAGE_NO_PROC)
+CONV_HANDLE(Session, MPI_Session, HANDLE_SESSION, MPI_SESSION_NULL)
 
 /* ---- statuses ------------------------------------------------------------ */
 

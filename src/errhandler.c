@@ -79,7 +79,7 @@ static int err_raise(struct errhandler *eh, int obj, const char *call, int errcl
 	if (eh->action == ERRH_USER) {
 		int h = obj, code = errclass;
 
-		/* the comm and win handler functions have the same shape */
+		/* the comm, win and session handler functions have the same shape */
 		eh->fn(&h, &code, call);
 	}
 	return errclass;
@@ -101,14 +101,14 @@ int err_comm(MPI_Comm comm, const char *call, int errclass, const char *arg,
 	return rc;
 }
 
-int err_win(struct errhandler *eh, MPI_Win win, const char *call, int errclass,
+int err_obj(struct errhandler *eh, int obj, const char *call, int errclass,
 	    const char *arg, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
 
 	va_start(ap, fmt);
-	rc = err_raise(eh, win, call, errclass, arg, fmt, ap);
+	rc = err_raise(eh, obj, call, errclass, arg, fmt, ap);
 	va_end(ap);
 	return rc;
 }

@@ -2,7 +2,7 @@
  * Error handler objects and how an error reaches one.
  *
  * Every MPI call validates its arguments and, on a user error, calls
- * err_comm() (or err_win() once windows exist) exactly once at the API
+ * err_comm() (or err_obj() for a window or a session) exactly once at the API
  * boundary; internal functions return 0 or a negative errno and never raise.
  */
 #ifndef SRC_ERRHANDLER_H
@@ -23,9 +23,11 @@ enum errh_kind {
 	ERRH_ANY,	/* the predefined handlers */
 	ERRH_COMM,
 	ERRH_WIN,
+	ERRH_SESSION,
 };
 
-/* MPI_Comm_errhandler_function and MPI_Win_errhandler_function alike. */
+/* MPI_Comm_errhandler_function, MPI_Win_errhandler_function and
+ * MPI_Session_errhandler_function alike. */
 typedef void errh_fn(int *obj, int *code, ...);
 
 struct errhandler {
@@ -54,9 +56,10 @@ void errh_unref(struct errhandler *eh);
 int err_comm(MPI_Comm comm, const char *call, int errclass, const char *arg,
 	     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/* The same for a window whose error handler is eh (the caller resolves the
- * window; an invalid window raises on MPI_COMM_WORLD through err_comm). */
-int err_win(struct errhandler *eh, MPI_Win win, const char *call, int errclass,
+/* The same for a window or a session, handle obj, whose error handler is
+ * eh (the caller resolves the object; an invalid one raises on
+ * MPI_COMM_WORLD through err_comm). */
+int err_obj(struct errhandler *eh, int obj, const char *call, int errclass,
 	    const char *arg, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* Create a user handler of a kind (MPI error class). */

@@ -95,6 +95,7 @@ static const struct {
 	E(MPI_T_ERR_PVAR_NO_ATOMIC, "variable cannot be read and written atomically"),
 	E(MPI_T_ERR_INVALID_NAME, "name doesn't match"),
 	E(MPI_T_ERR_INVALID, "invalid use of the interface or bad parameter value(s)"),
+	E(MPI_ERR_SESSION, "invalid session handle"),
 #undef E
 };
 

@@ -16,7 +16,7 @@
 
 static struct info info_env;
 
-static struct info *info_alloc(int with_handle)
+struct info *info_alloc(int with_handle)
 {
 	struct info *i = calloc(1, sizeof(*i));
 

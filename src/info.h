@@ -30,6 +30,10 @@ static inline struct info *info_get(MPI_Info h)
 void info_init_builtins(int argc, char **argv);
 void info_fini_builtins(void);
 
+/* A new empty info object, with a user handle when with_handle; NULL
+ * when out of memory. */
+struct info *info_alloc(int with_handle);
+
 /* A copy without a user handle, for an object's hints; NULL if none. */
 struct info *info_dup_internal(const struct info *src);
 

@@ -1,7 +1,10 @@
 /*
  * MPI_Init, MPI_Finalize, MPI_Abort and the thread-level queries: joining the
  * job that shmrun created (or becoming a job of one rank without shmrun),
- * publishing this rank's phase for the launcher, and leaving again.
+ * publishing this rank's phase for the launcher, and leaving again.  The
+ * library comes up at MPI_Init or at the first MPI_Session_init, and goes
+ * down when neither the World model nor any session needs it any more
+ * (MPI 4.1, sections 11.2 and 11.3; session.c).
  *
  * shmrun passes SHMPI_RANK, SHMPI_SIZE and SHMPI_JOB; the control segment is
  * found by name from the job id and checked (magic, version, sizes) before
@@ -84,7 +87,8 @@ void runtime_not_active(const char *call)
 {
 	fprintf(stderr, "shmpi: %s called %s\n", call,
 		rt.phase == RUNTIME_BEFORE_INIT ? "before MPI_Init" :
-		"after MPI_Finalize");
+		rt.world == RUNTIME_FINALIZED ? "after MPI_Finalize" :
+		"after the last MPI_Session_finalize");
 	fflush(stdout);
 	_exit(1);
 }
@@ -236,14 +240,14 @@ static void runtime_membarrier(void)
 			      memory_order_relaxed);
 }
 
-static int runtime_init(const char *call, int required, int *argc, char ***argv)
+/*
+ * Bring the library up: at MPI_Init, or at the first MPI_Session_init of a
+ * process that has not called MPI_Init (MPI 4.1, section 11.3).
+ */
+void runtime_up(const char *call, int required, int *argc, char ***argv)
 {
 	const char *job;
 
-	if (rt.phase != RUNTIME_BEFORE_INIT)
-		runtime_die("%s: %s", call, rt.phase == RUNTIME_ACTIVE ?
-			    "MPI is already initialized" :
-			    "MPI cannot be initialized again after MPI_Finalize");
 	job = getenv("SHMPI_JOB");
 	if (job)
 		runtime_join_launched(job);
@@ -279,6 +283,26 @@ static int runtime_init(const char *call, int required, int *argc, char ***argv)
 	/* release: the launcher and peers that see the phase see the pid */
 	atomic_store_explicit(&rt.self->phase, SHM_RANK_INITIALIZED,
 			      memory_order_release);
+}
+
+/*
+ * The World model (MPI 4.1, section 11.2) beside the sessions: MPI_Init
+ * brings the library up unless a session did; either way it is initialized
+ * once in a process's life.  The library, once down, does not come up
+ * again (README, "What is implemented").
+ */
+static int runtime_init(const char *call, int required, int *argc, char ***argv)
+{
+	if (rt.world != RUNTIME_BEFORE_INIT)
+		runtime_die("%s: %s", call, rt.world == RUNTIME_ACTIVE ?
+			    "MPI is already initialized" :
+			    "MPI cannot be initialized again after MPI_Finalize");
+	if (rt.phase == RUNTIME_FINALIZED)
+		runtime_die("%s: MPI cannot be initialized again after its last "
+			    "session was finalized", call);
+	if (rt.phase == RUNTIME_BEFORE_INIT)
+		runtime_up(call, required, argc, argv);
+	rt.world = RUNTIME_ACTIVE;
 	return MPI_SUCCESS;
 }
 
@@ -307,7 +331,9 @@ API(int, Initialized, (int *flag))
 		return rt.phase == RUNTIME_ACTIVE ?
 		       err_comm(MPI_COMM_WORLD, "MPI_Initialized", MPI_ERR_ARG,
 				"flag", "is NULL") : MPI_ERR_ARG;
-	*flag = rt.phase != RUNTIME_BEFORE_INIT;
+	/* of the World model alone (MPI 4.1, section 11.2): sessions do
+	 * not count */
+	*flag = rt.world != RUNTIME_BEFORE_INIT;
 	return MPI_SUCCESS;
 }
 
@@ -317,7 +343,7 @@ API(int, Finalized, (int *flag))
 		return rt.phase == RUNTIME_ACTIVE ?
 		       err_comm(MPI_COMM_WORLD, "MPI_Finalized", MPI_ERR_ARG,
 				"flag", "is NULL") : MPI_ERR_ARG;
-	*flag = rt.phase == RUNTIME_FINALIZED;
+	*flag = rt.world == RUNTIME_FINALIZED;
 	return MPI_SUCCESS;
 }
 
@@ -327,9 +353,13 @@ static int no_sends_pending(void *unused)
 	return !progress_sends_pending();
 }
 
-API(int, Finalize, (void))
+/*
+ * Take the library down: at MPI_Finalize, or at the last MPI_Session_finalize,
+ * whichever ends the process's use of MPI (MPI 4.1, section 11.3.1).  It
+ * is collective over the job, once in every process.
+ */
+void runtime_down(void)
 {
-	runtime_check("MPI_Finalize");
 	/* buffered and freed sends must still reach their receivers */
 	if (progress_sends_pending()) {
 		state_block(CALL_FINALIZE, WAIT_BSEND_DRAIN, -1, 0, 0);
@@ -358,6 +388,17 @@ API(int, Finalize, (void))
 	rt.self = NULL;
 	rt.phase = RUNTIME_FINALIZED;
 	rt.gate = 1;
+}
+
+API(int, Finalize, (void))
+{
+	runtime_check("MPI_Finalize");
+	if (rt.world != RUNTIME_ACTIVE)
+		runtime_die("MPI_Finalize: %s", rt.world == RUNTIME_BEFORE_INIT ?
+			    "MPI_Init was not called" : "MPI_Finalize was called already");
+	rt.world = RUNTIME_FINALIZED;
+	if (!rt.sessions)
+		runtime_down();
 	return MPI_SUCCESS;
 }
 

@@ -20,7 +20,9 @@ struct runtime {
 	/* nonzero when calls take the slow entry (runtime_check): before
 	 * MPI_Init, after MPI_Finalize, and under MPI_THREAD_MULTIPLE */
 	int gate;
-	enum runtime_phase phase;
+	enum runtime_phase phase;	/* of the library itself */
+	enum runtime_phase world;	/* of the World model (MPI_Init) */
+	int sessions;			/* live sessions (session.c) */
 	int rank;
 	int size;
 	int thread_level;		/* provided by MPI_Init_thread */
@@ -43,6 +45,12 @@ struct runtime {
 extern struct runtime rt;
 
 void runtime_not_active(const char *call) __attribute__((noreturn));
+
+/* Bring the library up (MPI_Init, or the first session) and take it down
+ * (after MPI_Finalize and the last session, whichever comes last); a
+ * failure to come up ends the process with its reason. */
+void runtime_up(const char *call, int required, int *argc, char ***argv);
+void runtime_down(void);
 
 /* The slow entry: ends the process when the library is not active, else
  * takes the lock of MPI_THREAD_MULTIPLE and returns 1. */

@@ -216,7 +216,7 @@ static inline struct win *win_get(MPI_Win h)
 struct win *win_arg(const char *call, MPI_Win h, int *rc);
 
 /* Raise errclass on window w. */
-#define win_err(w, call, ...) err_win((w)->errh, (w)->handle, call, __VA_ARGS__)
+#define win_err(w, call, ...) err_obj((w)->errh, (w)->handle, call, __VA_ARGS__)
 
 static inline struct win_shm_target *win_shm_target(const struct win *w, int r)
 {
