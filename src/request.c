@@ -24,19 +24,83 @@
 #include "serial.h"
 #include "state.h"
 
+/*
+ * The pool of request objects: released requests wait on a free list for
+ * the next req_new, so that a message costs no calloc and no free.  Only
+ * the threads that call MPI touch it (under MPI_THREAD_MULTIPLE they hold
+ * the lock of serial.h); the progress thread of strong progress never
+ * does: it allocates no request, and what it would release it hands to the
+ * application thread (req_release_async, progress_defer_release).  Every
+ * kind shares it, persistent and generalized requests too: what a kind
+ * needs beyond struct request hangs off `owner`.
+ *
+ * A released request is still caught when the program uses its handle
+ * again: the handle's slot changes generation at the release and is
+ * reused only much later (handle.h), whatever becomes of the object.
+ * Under AddressSanitizer a pooled object is poisoned, so that a stale
+ * pointer to it (an engine bug) is reported as a use after free.
+ */
+#define REQ_POOL_MAX 256
+
+static struct {
+	struct request *head;
+	unsigned n;
+} req_pool;
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define REQ_POISON(r) ASAN_POISON_MEMORY_REGION((r), sizeof(*(r)))
+#define REQ_UNPOISON(r) ASAN_UNPOISON_MEMORY_REGION((r), sizeof(*(r)))
+#else
+#define REQ_POISON(r) ((void)(r))
+#define REQ_UNPOISON(r) ((void)(r))
+#endif
+
+static void req_pool_put(struct request *r)
+{
+	if (req_pool.n == REQ_POOL_MAX) {
+		free(r);
+		return;
+	}
+	r->next = req_pool.head;
+	req_pool.head = r;
+	req_pool.n++;
+	REQ_POISON(r);
+}
+
 struct request *req_new(enum req_kind kind, int with_handle)
 {
-	struct request *r = calloc(1, sizeof(*r));
+	struct request *r = req_pool.head;
 
-	if (!r)
-		return NULL;
+	if (r) {
+		REQ_UNPOISON(r);
+		req_pool.head = r->next;
+		req_pool.n--;
+	} else {
+		r = malloc(sizeof(*r));
+		if (!r)
+			return NULL;
+	}
+	memset(r, 0, sizeof(*r));
 	r->kind = kind;
 	r->handle = MPI_REQUEST_NULL;
 	if (with_handle && handle_alloc(HANDLE_REQUEST, r, &r->handle) < 0) {
-		free(r);
+		req_pool_put(r);
 		return NULL;
 	}
 	return r;
+}
+
+void req_pool_fini(void)
+{
+	while (req_pool.head) {
+		struct request *r = req_pool.head;
+
+		REQ_UNPOISON(r);
+		req_pool.head = r->next;
+		free(r);
+	}
+	req_pool.n = 0;
 }
 
 void req_bind(struct request *r, struct comm *c, uint32_t ctx, struct datatype *dt)
@@ -60,7 +124,7 @@ void req_release(struct request *r)
 		dt_unref(r->dt);
 	if (r->owner_free)
 		r->owner_free(r->owner);
-	free(r);
+	req_pool_put(r);
 }
 
 /*

@@ -90,8 +90,13 @@ struct request {
 	struct request *prev;
 };
 
-/* A new request (its handle, unless internal); NULL when out of memory. */
+/* A new request (its handle, unless internal); NULL when out of memory.
+ * Taken from the process's pool of released requests (request.c): only
+ * threads that call MPI allocate and release requests. */
 struct request *req_new(enum req_kind kind, int with_handle);
+
+/* Free the pool (MPI_Finalize, after the engine released what it held). */
+void req_pool_fini(void);
 
 /* The communicator, context and datatype r works with (references taken). */
 void req_bind(struct request *r, struct comm *c, uint32_t ctx, struct datatype *dt);

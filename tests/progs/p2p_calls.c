@@ -487,7 +487,7 @@ static void test_pair_types(void)
 static void test_errors(void)
 {
 	MPI_Request req = MPI_REQUEST_NULL;
-	int v = 0, cls;
+	int v = 0, w = -1, cls, flag = 0;
 
 	MPI_Comm_set_errhandler(world(), MPI_ERRORS_RETURN);
 	CHECK(MPI_Send(&v, 1, MPI_INT, size, 0, world()) == MPI_ERR_RANK);
@@ -517,6 +517,18 @@ static void test_errors(void)
 	CHECK_MPI(MPI_Cancel(&req));
 	CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
 	CHECK(MPI_Wait(&stale, MPI_STATUS_IGNORE) == MPI_ERR_REQUEST);
+	/* ... nor once another operation took over what the library kept
+	 * for it: the stale handle never reaches the new request */
+	CHECK_MPI(MPI_Irecv(&w, 1, MPI_INT, rank, 71, world(), &req));
+	CHECK(req != stale);
+	CHECK(MPI_Test(&stale, &flag, MPI_STATUS_IGNORE) == MPI_ERR_REQUEST);
+	CHECK(MPI_Cancel(&stale) == MPI_ERR_REQUEST);
+	CHECK(MPI_Request_free(&stale) == MPI_ERR_REQUEST);
+	CHECK(MPI_Wait(&stale, MPI_STATUS_IGNORE) == MPI_ERR_REQUEST);
+	v = 71;
+	CHECK_MPI(MPI_Send(&v, 1, MPI_INT, rank, 71, world()));
+	CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+	CHECK(req == MPI_REQUEST_NULL && w == 71);
 	MPI_Comm_set_errhandler(world(), MPI_ERRORS_ARE_FATAL);
 }
 
