@@ -1,20 +1,23 @@
 /*
  * p2p_pingpong: 8-byte messages back and forth between ranks 0 and 1, each
- * received after it arrived, for counting what a send and a receive cost.
+ * received once it is there, for counting what a send and a receive cost.
  *
  *   p2p_pingpong [ITERATIONS [multiple]]
  *
  * In iteration i rank i % 2 sends one int64 holding i to the other rank
- * with MPI_Send, then both ranks meet in MPI_Barrier, then the other rank
- * receives it with MPI_Recv and checks it: so every MPI_Recv finds its
- * message in the channel and no MPI_Send or MPI_Recv waits for the other
- * rank.  `multiple` initializes with MPI_THREAD_MULTIPLE.  Prints "ok".
+ * with MPI_Send; the other rank calls MPI_Iprobe until the message is
+ * there, then receives it with MPI_Recv and checks it.  So no MPI_Send or
+ * MPI_Recv waits for the other rank, and the engine handles the message's
+ * record once, in an MPI_Iprobe.  `multiple` initializes with
+ * MPI_THREAD_MULTIPLE.  Prints "ok".
  *
- * The instructions of one pair, with callgrind (the MPI_ names are weak
- * aliases, so the calls are the PMPI_ functions):
+ * The instructions of one pair, with callgrind: the two calls (the MPI_
+ * names are weak aliases, so they are the PMPI_ functions) and the
+ * engine's handling of the record (handle_packet, in src/progress.c):
  *
  *   shmrun -n 2 valgrind --tool=callgrind --toggle-collect=PMPI_Send \
- *       --toggle-collect=PMPI_Recv p2p_pingpong 10000
+ *       --toggle-collect=PMPI_Recv --toggle-collect=handle_packet \
+ *       p2p_pingpong 10000
  *
  * the two ranks' totals summed and divided by ITERATIONS.
  */
@@ -48,11 +51,14 @@ int main(int argc, char **argv)
 	}
 	for (long i = 0; i < iters; i++) {
 		int64_t v = i;
+		int there = 0;
 
-		if (rank == i % 2)
+		if (rank == i % 2) {
 			MPI_Send(&v, 1, MPI_INT64_T, 1 - rank, 7, MPI_COMM_WORLD);
-		MPI_Barrier(MPI_COMM_WORLD);
-		if (rank != i % 2) {
+		} else {
+			while (!there)
+				MPI_Iprobe(1 - rank, 7, MPI_COMM_WORLD, &there,
+					   MPI_STATUS_IGNORE);
 			v = -1;
 			MPI_Recv(&v, 1, MPI_INT64_T, 1 - rank, 7, MPI_COMM_WORLD,
 				 MPI_STATUS_IGNORE);
