@@ -85,6 +85,25 @@ static void send_finish(struct request *r)
 	req_complete(r);
 }
 
+/* Fill pkt, reserved to dst, with a message's header (and, eager, the
+ * message itself, packed straight into the record), and commit it. */
+static void msg_commit(int dst, struct pkt *pkt, int eager, uint16_t flags, int tag,
+		       uint32_t ctx, const void *buf, const struct datatype *dt,
+		       size_t bytes, uint64_t cookie)
+{
+	*pkt = (struct pkt){
+		.type = eager ? PKT_EAGER : PKT_RTS,
+		.flags = flags,
+		.tag = tag,
+		.ctx = ctx,
+		.size = bytes,
+		.cookie = cookie,
+	};
+	if (eager)
+		dt_pack(dt, buf, 0, pkt + 1, bytes);
+	chan_commit(dst, pkt);
+}
+
 /* Push the header (and, EAGER, the data) of the oldest queued send. */
 static int push_header(int dst, struct request *r)
 {
@@ -96,17 +115,8 @@ static int push_header(int dst, struct request *r)
 		peer_block(dst, len);
 		return 0;
 	}
-	*pkt = (struct pkt){
-		.type = eager ? PKT_EAGER : PKT_RTS,
-		.flags = r->mode == SEND_SYNC ? PKT_F_SYNC : 0,
-		.tag = r->tag,
-		.ctx = r->ctx,
-		.size = r->bytes,
-		.cookie = (uint64_t)(uintptr_t)r,
-	};
-	if (eager)
-		dt_pack(r->dt, r->sbuf, 0, pkt + 1, r->bytes);
-	chan_commit(dst, pkt);
+	msg_commit(dst, pkt, eager, r->mode == SEND_SYNC ? PKT_F_SYNC : 0, r->tag,
+		   r->ctx, r->sbuf, r->dt, r->bytes, (uint64_t)(uintptr_t)r);
 	req_list_remove(&eng.out[dst].queued, r);
 	if (!eager)
 		r->stage = SEND_WAIT_CTS;
@@ -187,6 +197,36 @@ void progress_send_start(struct request *r)
 		push_peer(r->peer_world);
 	owes_publish();
 	progress_unlock();
+}
+
+/*
+ * A message that leaves now or not at all: only when nothing waits to go
+ * to dst (a queued header it must not overtake, MPI 3.1 section 3.5, or a
+ * control packet or stream that push_peer would send first) and its record
+ * fits.  Once committed, the data is in the channel: the send is complete.
+ * The receiver needs no cookie: an eager message that is not synchronous
+ * is never answered.
+ */
+int progress_send_eager(uint32_t ctx, int dst, int tag, const void *buf,
+			const struct datatype *dt, size_t bytes)
+{
+	struct peer_out *o = &eng.out[dst];
+	struct pkt *pkt;
+	int sent = 0;
+
+	if (bytes > eng.eager_max)
+		return 0;
+	progress_lock();
+	if (!o->queued.head && !o->ctl_head && !o->st_head &&
+	    (pkt = chan_reserve(dst, (uint32_t)(sizeof(*pkt) + bytes)))) {
+		msg_commit(dst, pkt, 1, 0, tag, ctx, buf, dt, bytes, 0);
+		pvar_c.sent++;
+		pvar_c.sent_bytes += bytes;
+		progress_wake_rank(dst);
+		sent = 1;
+	}
+	progress_unlock();
+	return sent;
 }
 
 int progress_sends_pending(void)

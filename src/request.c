@@ -81,9 +81,7 @@ struct request *req_new(enum req_kind kind, int with_handle)
 		if (!r)
 			return NULL;
 	}
-	memset(r, 0, sizeof(*r));
-	r->kind = kind;
-	r->handle = MPI_REQUEST_NULL;
+	req_init(r, kind);
 	if (with_handle && handle_alloc(HANDLE_REQUEST, r, &r->handle) < 0) {
 		req_pool_put(r);
 		return NULL;
@@ -103,6 +101,13 @@ void req_pool_fini(void)
 	req_pool.n = 0;
 }
 
+void req_init(struct request *r, enum req_kind kind)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->handle = MPI_REQUEST_NULL;
+}
+
 void req_bind(struct request *r, struct comm *c, uint32_t ctx, struct datatype *dt)
 {
 	r->comm = c;
@@ -112,16 +117,21 @@ void req_bind(struct request *r, struct comm *c, uint32_t ctx, struct datatype *
 	dt_ref(dt);
 }
 
+void req_unbind(struct request *r)
+{
+	if (r->comm)
+		comm_unref(r->comm);
+	if (r->dt)
+		dt_unref(r->dt);
+}
+
 void req_release(struct request *r)
 {
 	if (!r)
 		return;
 	if (r->handle != MPI_REQUEST_NULL)
 		handle_release(r->handle);
-	if (r->comm)
-		comm_unref(r->comm);
-	if (r->dt)
-		dt_unref(r->dt);
+	req_unbind(r);
 	if (r->owner_free)
 		r->owner_free(r->owner);
 	req_pool_put(r);

@@ -98,8 +98,17 @@ struct request *req_new(enum req_kind kind, int with_handle);
 /* Free the pool (MPI_Finalize, after the engine released what it held). */
 void req_pool_fini(void);
 
+/*
+ * A request in the caller's memory (no handle, internal): what the
+ * blocking calls use, since they return only once the engine is through
+ * with it.  req_unbind then drops what req_bind took; such a request is
+ * never released.
+ */
+void req_init(struct request *r, enum req_kind kind);
+
 /* The communicator, context and datatype r works with (references taken). */
 void req_bind(struct request *r, struct comm *c, uint32_t ctx, struct datatype *dt);
+void req_unbind(struct request *r);
 
 /* Drop a completed request (non-persistent) or a freed one. */
 void req_release(struct request *r);

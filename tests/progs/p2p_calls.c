@@ -86,6 +86,38 @@ static void test_any_source_any_tag(void)
 
 /* Messages from one sender with one tag arrive in the order sent, across
  * eager and rendezvous sizes, also when received with ANY_TAG/ANY_SOURCE. */
+/*
+ * Blocking sends behind sends that wait for room: rank 1 sends rank 0,
+ * which stays outside MPI meanwhile, more nonblocking messages than the
+ * channel holds, then small ones with MPI_Send, which has room for them
+ * and must still not pass the queued ones (MPI 3.1, section 3.5).
+ */
+static void test_ordering_full(void)
+{
+	enum { BIG = 24, SMALL = 4, N = 7000 };
+
+	if (rank == 1) {
+		MPI_Request req[BIG];
+		static int bufs[BIG][N / sizeof(int)];
+
+		for (int i = 0; i < BIG; i++) {
+			bufs[i][0] = i;
+			CHECK_MPI(MPI_Isend(bufs[i], N, MPI_BYTE, 0, 12, world(), &req[i]));
+		}
+		for (int i = BIG; i < BIG + SMALL; i++)
+			CHECK_MPI(MPI_Send(&i, 1, MPI_INT, 0, 12, world()));
+		CHECK_MPI(MPI_Waitall(BIG, req, MPI_STATUSES_IGNORE));
+	} else if (rank == 0) {
+		static int b[N / sizeof(int)];
+
+		tu_sleep_ms(100);
+		for (int i = 0; i < BIG + SMALL; i++) {
+			CHECK_MPI(MPI_Recv(b, N, MPI_BYTE, 1, 12, world(), MPI_STATUS_IGNORE));
+			CHECK(b[0] == i);
+		}
+	}
+}
+
 static void test_ordering(void)
 {
 	const int msgs = 60;
@@ -127,6 +159,7 @@ static void test_ordering(void)
 		free(b);
 		free(want);
 	}
+	test_ordering_full();
 }
 
 /* Different tags may be received in another order than sent. */
