@@ -37,18 +37,68 @@
 #include "chan.h"
 #include "comm.h"
 #include "datatype.h"
+#include "pool.h"
 #include "progress_int.h"
 #include "pvar.h"
 #include "runtime.h"
 
 
-/* An unmatched incoming message: a copied EAGER one, or an RTS. */
+/* An unmatched incoming message: a copied EAGER one, or an RTS.  What
+ * matching reads (src, pkt.ctx, pkt.tag, next) lies in its first line. */
 struct unexp {
 	int src;		/* job rank */
+	int small;		/* from the free list: room for UNEXP_SMALL bytes */
 	struct pkt pkt;
 	struct unexp *next;
 	char data[];		/* EAGER payload */
 };
+
+/*
+ * Unexpected messages of up to UNEXP_SMALL bytes (and RTS) are taken from
+ * a free list of at most UNEXP_POOL_MAX entries, under the engine's lock;
+ * larger ones from malloc.
+ */
+#define UNEXP_SMALL 256
+#define UNEXP_POOL_MAX 64
+
+static struct {
+	struct unexp *head;
+	unsigned n;
+} unexp_pool;
+
+static struct unexp *unexp_alloc(uint32_t n)
+{
+	struct unexp *u = unexp_pool.head;
+
+	if (n > UNEXP_SMALL) {
+		u = malloc(sizeof(*u) + n);
+		if (u)
+			u->small = 0;
+		return u;
+	}
+	if (u) {
+		POOL_UNPOISON(u, sizeof(*u) + UNEXP_SMALL);
+		unexp_pool.head = u->next;
+		unexp_pool.n--;
+		return u;
+	}
+	u = malloc(sizeof(*u) + UNEXP_SMALL);
+	if (u)
+		u->small = 1;
+	return u;
+}
+
+static void unexp_release(struct unexp *u)
+{
+	if (!u->small || unexp_pool.n == UNEXP_POOL_MAX) {
+		free(u);
+		return;
+	}
+	u->next = unexp_pool.head;
+	unexp_pool.head = u;
+	unexp_pool.n++;
+	POOL_POISON(u, sizeof(*u) + UNEXP_SMALL);
+}
 
 /* ---- lists ----------------------------------------------------------- */
 
@@ -305,7 +355,7 @@ static void recv_rts(struct request *r, int src, const struct pkt *pkt)
 
 static void unexp_add(int src, const struct pkt *pkt, const void *data, uint32_t n)
 {
-	struct unexp *u = malloc(sizeof(*u) + n);
+	struct unexp *u = unexp_alloc(n);
 
 	if (!u) {
 		fprintf(stderr, "shmpi: rank %d: out of memory for an unexpected message\n",
@@ -374,7 +424,7 @@ static void recv_post_locked(struct request *r)
 		recv_eager(r, u->src, &u->pkt, u->data);
 	else
 		recv_rts(r, u->src, &u->pkt);
-	free(u);
+	unexp_release(u);
 }
 
 void progress_recv_post(struct request *r)
@@ -442,7 +492,9 @@ struct unexp *progress_mprobe(struct comm *c, uint32_t ctx, int source, int tag,
 
 void progress_unexp_free(struct unexp *u)
 {
-	free(u);
+	progress_lock();
+	unexp_release(u);
+	progress_unlock();
 }
 
 /* A record of the protocol's (EAGER, RTS, CTS, DATA, ACK) from src: handle
@@ -529,4 +581,11 @@ void proto_fini(void)
 		pvar_unexpected_remove();
 		u = next;
 	}
+	while (unexp_pool.head) {
+		u = unexp_pool.head;
+		POOL_UNPOISON(u, sizeof(*u) + UNEXP_SMALL);
+		unexp_pool.head = u->next;
+		free(u);
+	}
+	unexp_pool.n = 0;
 }

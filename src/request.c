@@ -18,6 +18,7 @@
 #include "errhandler.h"
 #include "grequest.h"
 #include "p2p.h"
+#include "pool.h"
 #include "progress.h"
 #include "request.h"
 #include "runtime.h"
@@ -37,8 +38,7 @@
  * A released request is still caught when the program uses its handle
  * again: the handle's slot changes generation at the release and is
  * reused only much later (handle.h), whatever becomes of the object.
- * Under AddressSanitizer a pooled object is poisoned, so that a stale
- * pointer to it (an engine bug) is reported as a use after free.
+ * Under AddressSanitizer a pooled object is poisoned (pool.h).
  */
 #define REQ_POOL_MAX 256
 
@@ -46,15 +46,6 @@ static struct {
 	struct request *head;
 	unsigned n;
 } req_pool;
-
-#if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/asan_interface.h>
-#define REQ_POISON(r) ASAN_POISON_MEMORY_REGION((r), sizeof(*(r)))
-#define REQ_UNPOISON(r) ASAN_UNPOISON_MEMORY_REGION((r), sizeof(*(r)))
-#else
-#define REQ_POISON(r) ((void)(r))
-#define REQ_UNPOISON(r) ((void)(r))
-#endif
 
 static void req_pool_put(struct request *r)
 {
@@ -65,7 +56,7 @@ static void req_pool_put(struct request *r)
 	r->next = req_pool.head;
 	req_pool.head = r;
 	req_pool.n++;
-	REQ_POISON(r);
+	POOL_POISON(r, sizeof(*r));
 }
 
 struct request *req_new(enum req_kind kind, int with_handle)
@@ -73,7 +64,7 @@ struct request *req_new(enum req_kind kind, int with_handle)
 	struct request *r = req_pool.head;
 
 	if (r) {
-		REQ_UNPOISON(r);
+		POOL_UNPOISON(r, sizeof(*r));
 		req_pool.head = r->next;
 		req_pool.n--;
 	} else {
@@ -94,7 +85,7 @@ void req_pool_fini(void)
 	while (req_pool.head) {
 		struct request *r = req_pool.head;
 
-		REQ_UNPOISON(r);
+		POOL_UNPOISON(r, sizeof(*r));
 		req_pool.head = r->next;
 		free(r);
 	}

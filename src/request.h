@@ -48,6 +48,15 @@ enum send_stage {
 };
 
 struct request {
+	/* what matching reads of each posted receive (match_posted, in
+	 * p2p_proto.c), in the object's first cache line */
+	struct request *next;	/* the engine's queues */
+	struct request *prev;
+	uint32_t ctx;		/* comm->ctx, or comm->ctx + 1 for the library's own */
+	int peer;		/* rank in comm, MPI_ANY_SOURCE, MPI_PROC_NULL */
+	int src_world;		/* recv: the sender's job rank, or -1 for any */
+	int tag;
+
 	MPI_Request handle;	/* MPI_REQUEST_NULL for internal requests */
 	enum req_kind kind;
 	atomic_int complete;	/* set last, with release: see req_is_complete */
@@ -55,13 +64,10 @@ struct request {
 	int active;		/* persistent: started and not yet completed */
 	int freed;		/* the user let go of the handle */
 	int cancelled;
+	int peer_world;		/* send: the destination's rank in the job */
 
 	/* the operation */
 	struct comm *comm;	/* holds a reference while the request lives */
-	uint32_t ctx;		/* comm->ctx, or comm->ctx + 1 for the library's own */
-	int peer;		/* rank in comm, MPI_ANY_SOURCE, MPI_PROC_NULL */
-	int peer_world;		/* rank in the job (sends) */
-	int tag;
 	const void *sbuf;
 	void *rbuf;
 	MPI_Count count;
@@ -75,7 +81,6 @@ struct request {
 	enum send_stage stage;
 	uint64_t peer_cookie;	/* the other side's request, from CTS/RTS */
 	int matched;		/* recv: a message is bound to it */
-	int src_world;		/* recv: sender's job rank once matched */
 	struct unexp *taken;	/* recv: the message MPI_Mprobe took, until posted */
 
 	/* what MPI_Wait reports */
@@ -86,9 +91,10 @@ struct request {
 
 	void *owner;		/* internal requests: what they belong to */
 	void (*owner_free)(void *owner);	/* REQ_COLL: run by req_release */
-	struct request *next;	/* the engine's queues */
-	struct request *prev;
 };
+
+_Static_assert(offsetof(struct request, tag) + sizeof(int) <= 64,
+	       "what matching reads of a receive lies in one cache line");
 
 /* A new request (its handle, unless internal); NULL when out of memory.
  * Taken from the process's pool of released requests (request.c): only
