@@ -270,7 +270,8 @@ static inline char *dt_at(char *user, MPI_Aint disp)
 }
 
 /* Walk the runs covering stream bytes [off, off + len): for each piece,
- * copy between the user buffer and the packed bytes. */
+ * copy between the user buffer and the packed bytes (the contig types are
+ * one memcpy, in dt_pack and dt_unpack themselves). */
 static void dt_walk(const struct datatype *dt, char *user, size_t off, char *packed,
 		    size_t len, int to_packed)
 {
@@ -280,15 +281,6 @@ static void dt_walk(const struct datatype *dt, char *user, size_t off, char *pac
 
 	if (len == 0)
 		return;
-	if (dt->contig) {
-		char *p = dt_at(user, dt->blocks[0].disp + (MPI_Aint)off);
-
-		if (to_packed)
-			memcpy(packed, p, len);
-		else
-			memcpy(p, packed, len);
-		return;
-	}
 	elem = off / (size_t)dt->size;
 	within = (MPI_Aint)(off % (size_t)dt->size);
 	b = dt_block_at(dt, within);
@@ -315,14 +307,14 @@ static void dt_walk(const struct datatype *dt, char *user, size_t off, char *pac
 	}
 }
 
-void dt_pack(const struct datatype *dt, const void *buf, size_t off, void *out,
-	     size_t len)
+void dt_walk_pack(const struct datatype *dt, const void *buf, size_t off, void *out,
+		  size_t len)
 {
 	dt_walk(dt, (char *)buf, off, out, len, 1);
 }
 
-void dt_unpack(const struct datatype *dt, void *buf, size_t off, const void *in,
-	       size_t len)
+void dt_walk_unpack(const struct datatype *dt, void *buf, size_t off, const void *in,
+		    size_t len)
 {
 	dt_walk(dt, buf, off, (char *)in, len, 0);
 }

@@ -24,6 +24,8 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "handle.h"
 
@@ -203,16 +205,45 @@ int dt_make(const struct dt_contents *c, int committed, struct datatype **out);
  */
 MPI_Datatype dt_f90_named(const struct dt_contents *c);
 
+/* The typemap walk of dt_pack and dt_unpack, for the types that are not
+ * contig (datatype.c). */
+void dt_walk_pack(const struct datatype *dt, const void *buf, size_t off, void *out,
+		  size_t len);
+void dt_walk_unpack(const struct datatype *dt, void *buf, size_t off, const void *in,
+		    size_t len);
+
+/* Where stream offset off of (buf, ., dt) lies, dt contig: buf may be
+ * MPI_BOTTOM (NULL) with an absolute displacement, so the sum is taken on
+ * integers. */
+static inline char *dt_contig_at(const struct datatype *dt, const void *buf, size_t off)
+{
+	return (char *)((uintptr_t)buf + (uintptr_t)(dt->blocks[0].disp + (MPI_Aint)off));
+}
+
 /*
  * Copy len bytes of the packed stream of (buf, ., dt), starting at stream
  * offset off, to out.  The caller keeps off + len within count * dt->size.
+ * A contig type is one memcpy, inline: the messages of contiguous data
+ * (every predefined type) never enter the typemap walk.
  */
-void dt_pack(const struct datatype *dt, const void *buf, size_t off, void *out,
-	     size_t len);
+static inline void dt_pack(const struct datatype *dt, const void *buf, size_t off,
+			   void *out, size_t len)
+{
+	if (!dt->contig)
+		dt_walk_pack(dt, buf, off, out, len);
+	else if (len)
+		memcpy(out, dt_contig_at(dt, buf, off), len);
+}
 
 /* The reverse: len bytes from in into (buf, ., dt) at stream offset off. */
-void dt_unpack(const struct datatype *dt, void *buf, size_t off, const void *in,
-	       size_t len);
+static inline void dt_unpack(const struct datatype *dt, void *buf, size_t off,
+			     const void *in, size_t len)
+{
+	if (!dt->contig)
+		dt_walk_unpack(dt, buf, off, in, len);
+	else if (len)
+		memcpy(dt_contig_at(dt, buf, off), in, len);
+}
 
 /* Copy `bytes` of packed data from (sbuf, sdt) to (rbuf, rdt), in this
  * process (the type signatures match). */

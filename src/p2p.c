@@ -154,10 +154,10 @@ static int req_done(void *arg)
 	return req_is_complete(arg);
 }
 
-int p2p_finish(const char *call, enum call_id id, struct request *r, MPI_Status *status)
+/* Wait until r (started) completes, published for the watchdog as call id;
+ * fill status; r's error class (not raised yet). */
+static int p2p_block(enum call_id id, struct request *r, MPI_Status *status)
 {
-	int rc;
-
 	if (!req_is_complete(r)) {
 		if (r->kind == REQ_RECV)
 			state_block(id, WAIT_RECV, r->peer == MPI_ANY_SOURCE ? -1 :
@@ -168,37 +168,66 @@ int p2p_finish(const char *call, enum call_id id, struct request *r, MPI_Status 
 		state_unblock(id);
 	}
 	req_status(r, status);
-	rc = r->st_error;
-	if (rc != MPI_SUCCESS) {
-		MPI_Comm comm = r->comm->handle;
-
-		req_release(r);
-		return err_comm(comm, call, rc, "buf", rc == MPI_ERR_TRUNCATE ?
-				"the message is longer than the receive buffer" :
-				"the operation failed");
-	}
-	req_release(r);
-	return MPI_SUCCESS;
+	return r->st_error;
 }
 
+static int p2p_raise(const char *call, MPI_Comm comm, int rc)
+{
+	if (rc == MPI_SUCCESS)
+		return rc;
+	return err_comm(comm, call, rc, "buf", rc == MPI_ERR_TRUNCATE ?
+			"the message is longer than the receive buffer" :
+			"the operation failed");
+}
+
+int p2p_finish(const char *call, enum call_id id, struct request *r, MPI_Status *status)
+{
+	int rc = p2p_block(id, r, status);
+	MPI_Comm comm = r->comm->handle;
+
+	req_release(r);
+	return p2p_raise(call, comm, rc);
+}
+
+/* p2p_finish for a request of req_init (the blocking calls'). */
+static int p2p_finish_local(const char *call, enum call_id id, struct request *r,
+			    MPI_Status *status)
+{
+	int rc = p2p_block(id, r, status);
+	MPI_Comm comm = r->comm->handle;
+
+	req_unbind(r);
+	return p2p_raise(call, comm, rc);
+}
+
+/*
+ * The blocking sends: a standard or ready message small enough for one
+ * record leaves at once when nothing waits to go to its destination before
+ * it (progress_send_eager): it is then complete, with no request at all.
+ * Otherwise, and for a synchronous send, which waits for its match, the
+ * request lives in this call's frame: the call returns only once the
+ * engine is through with it.
+ */
 static int p2p_send(const char *call, enum call_id id, const void *buf, int count,
 		    MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
 		    enum send_mode mode)
 {
 	struct p2p_args a;
-	struct request *r;
+	struct request r;
 	int rc;
 
 	runtime_check(call);
 	rc = p2p_check_send(call, buf, count, datatype, dest, tag, comm, &a);
 	if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
 		return rc;
-	r = req_new(REQ_SEND, 0);
-	if (!r)
-		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
-	send_init(r, buf, count, &a, dest, tag, mode);
-	p2p_start(r);
-	return p2p_finish(call, id, r, MPI_STATUS_IGNORE);
+	if (mode != SEND_SYNC &&
+	    progress_send_eager(a.comm->ctx, comm_world_rank(a.comm, dest), tag, buf,
+				a.dt, (size_t)count * (size_t)a.dt->size))
+		return MPI_SUCCESS;
+	req_init(&r, REQ_SEND);
+	send_init(&r, buf, count, &a, dest, tag, mode);
+	p2p_start(&r);
+	return p2p_finish_local(call, id, &r, MPI_STATUS_IGNORE);
 }
 
 API(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest,
@@ -227,7 +256,7 @@ API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source,
 		int tag, MPI_Comm comm, MPI_Status *status))
 {
 	struct p2p_args a;
-	struct request *r;
+	struct request r;
 	int rc;
 
 	runtime_check("MPI_Recv");
@@ -240,12 +269,10 @@ API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source,
 		p2p_status_proc_null(status);
 		return MPI_SUCCESS;
 	}
-	r = req_new(REQ_RECV, 0);
-	if (!r)
-		return err_comm(comm, "MPI_Recv", MPI_ERR_NO_MEM, NULL, "out of memory");
-	p2p_recv_init(r, buf, count, &a, source, tag);
-	p2p_start(r);
-	return p2p_finish("MPI_Recv", CALL_RECV, r, status);
+	req_init(&r, REQ_RECV);
+	p2p_recv_init(&r, buf, count, &a, source, tag);
+	p2p_start(&r);
+	return p2p_finish_local("MPI_Recv", CALL_RECV, &r, status);
 }
 
 /* The nonblocking and persistent calls differ only in mode and start. */
@@ -368,7 +395,7 @@ API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		    MPI_Status *status))
 {
 	struct p2p_args sa, ra;
-	struct request *s = NULL, *r = NULL;
+	struct request s, r;
 	int rc;
 
 	runtime_check("MPI_Sendrecv");
@@ -382,26 +409,21 @@ API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		return rc;
 	if (!status)
 		return err_comm(comm, "MPI_Sendrecv", MPI_ERR_ARG, "status", "is NULL");
-	r = req_new(REQ_RECV, 0);
-	s = req_new(REQ_SEND, 0);
-	if (!r || !s) {
-		req_release(r);
-		req_release(s);
-		return err_comm(comm, "MPI_Sendrecv", MPI_ERR_NO_MEM, NULL, "out of memory");
-	}
 	/* the receive first, so a send to ourselves finds it */
-	p2p_recv_init(r, recvbuf, recvcount, &ra, source, recvtag);
-	p2p_start(r);
-	send_init(s, sendbuf, sendcount, &sa, dest, sendtag, SEND_STANDARD);
-	p2p_start(s);
-	rc = p2p_finish("MPI_Sendrecv", CALL_SENDRECV, s, MPI_STATUS_IGNORE);
+	req_init(&r, REQ_RECV);
+	p2p_recv_init(&r, recvbuf, recvcount, &ra, source, recvtag);
+	p2p_start(&r);
+	req_init(&s, REQ_SEND);
+	send_init(&s, sendbuf, sendcount, &sa, dest, sendtag, SEND_STANDARD);
+	p2p_start(&s);
+	rc = p2p_finish_local("MPI_Sendrecv", CALL_SENDRECV, &s, MPI_STATUS_IGNORE);
 	if (rc != MPI_SUCCESS) {
 		/* the send failed and its error was raised: the receive still
 		 * owns the buffer, so it must finish before we return */
-		p2p_finish("MPI_Sendrecv", CALL_SENDRECV, r, status);
+		p2p_finish_local("MPI_Sendrecv", CALL_SENDRECV, &r, status);
 		return rc;
 	}
-	return p2p_finish("MPI_Sendrecv", CALL_SENDRECV, r, status);
+	return p2p_finish_local("MPI_Sendrecv", CALL_SENDRECV, &r, status);
 }
 
 API(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest,

@@ -41,19 +41,70 @@
 #include "comm.h"
 #include "datatype.h"
 #include "p2p_copy.h"
+#include "pool.h"
 #include "progress_int.h"
 #include "pvar.h"
 #include "runtime.h"
 
 
-/* An unmatched incoming message: a copied EAGER one, or an RTS. */
+/* An unmatched incoming message: a copied EAGER one, or an RTS.  What
+ * matching reads (src, pkt.ctx, pkt.tag, next) lies in its first line. */
 struct unexp {
 	int src;		/* job rank */
 	uint32_t len;		/* of data */
+	int small;		/* from the free list: room for UNEXP_SMALL bytes */
 	struct pkt pkt;
 	struct unexp *next;
 	char data[];		/* the payload: EAGER data, RTS description */
 };
+
+/*
+ * Unexpected messages of up to UNEXP_SMALL bytes (an RTS counts the
+ * description of its data it carries) are taken from a free list of at
+ * most UNEXP_POOL_MAX entries, under the engine's lock; larger ones from
+ * malloc.
+ */
+#define UNEXP_SMALL 256
+#define UNEXP_POOL_MAX 64
+
+static struct {
+	struct unexp *head;
+	unsigned n;
+} unexp_pool;
+
+static struct unexp *unexp_alloc(uint32_t n)
+{
+	struct unexp *u = unexp_pool.head;
+
+	if (n > UNEXP_SMALL) {
+		u = malloc(sizeof(*u) + n);
+		if (u)
+			u->small = 0;
+		return u;
+	}
+	if (u) {
+		POOL_UNPOISON(u, sizeof(*u) + UNEXP_SMALL);
+		unexp_pool.head = u->next;
+		unexp_pool.n--;
+		return u;
+	}
+	u = malloc(sizeof(*u) + UNEXP_SMALL);
+	if (u)
+		u->small = 1;
+	return u;
+}
+
+static void unexp_release(struct unexp *u)
+{
+	if (!u->small || unexp_pool.n == UNEXP_POOL_MAX) {
+		free(u);
+		return;
+	}
+	u->next = unexp_pool.head;
+	unexp_pool.head = u;
+	unexp_pool.n++;
+	POOL_POISON(u, sizeof(*u) + UNEXP_SMALL);
+}
 
 /* ---- lists ----------------------------------------------------------- */
 
@@ -90,6 +141,24 @@ static void send_finish(struct request *r)
 	req_complete(r);
 }
 
+/* Fill pkt, reserved to dst, with a message's header (and, eager, the
+ * message itself, packed straight into the record), and commit it. */
+static void msg_fill(struct pkt *pkt, int eager, uint16_t flags, int tag, uint32_t ctx,
+		     const void *buf, const struct datatype *dt, size_t bytes, uint64_t cookie)
+{
+	*pkt = (struct pkt){
+		.type = eager ? PKT_EAGER : PKT_RTS,
+		.flags = flags,
+		.tag = tag,
+		.ctx = ctx,
+		.size = bytes,
+		.cookie = cookie,
+	};
+	if (eager)
+		dt_pack(dt, buf, 0, pkt + 1, bytes);
+}
+
+
 /* Push the header (and, EAGER, the data) of the oldest queued send. */
 static int push_header(int dst, struct request *r)
 {
@@ -104,17 +173,9 @@ static int push_header(int dst, struct request *r)
 		peer_block(dst, len);
 		return 0;
 	}
-	*pkt = (struct pkt){
-		.type = eager ? PKT_EAGER : PKT_RTS,
-		.flags = r->mode == SEND_SYNC ? PKT_F_SYNC : 0,
-		.tag = r->tag,
-		.ctx = r->ctx,
-		.size = r->bytes,
-		.cookie = (uint64_t)(uintptr_t)r,
-	};
-	if (eager)
-		dt_pack(r->dt, r->sbuf, 0, pkt + 1, r->bytes);
-	else if (dlen)
+	msg_fill(pkt, eager, r->mode == SEND_SYNC ? PKT_F_SYNC : 0, r->tag, r->ctx,
+		 r->sbuf, r->dt, r->bytes, (uint64_t)(uintptr_t)r);
+	if (!eager && dlen)
 		copy_describe(r, pkt + 1);
 	chan_commit(dst, pkt);
 	req_list_remove(&eng.out[dst].queued, r);
@@ -197,6 +258,37 @@ void progress_send_start(struct request *r)
 		push_peer(r->peer_world);
 	owes_publish();
 	eng_unlock();
+}
+
+/*
+ * A message that leaves now or not at all: only when nothing waits to go
+ * to dst (a queued header it must not overtake, MPI 3.1 section 3.5, or a
+ * control packet or stream that push_peer would send first) and its record
+ * fits.  Once committed, the data is in the channel: the send is complete.
+ * The receiver needs no cookie: an eager message that is not synchronous
+ * is never answered.
+ */
+int progress_send_eager(uint32_t ctx, int dst, int tag, const void *buf,
+			const struct datatype *dt, size_t bytes)
+{
+	struct peer_out *o = &eng.out[dst];
+	struct pkt *pkt;
+	int sent = 0;
+
+	if (bytes > eng.eager_max)
+		return 0;
+	eng_lock();
+	if (!o->queued.head && !o->ctl_head && !o->st_head &&
+	    (pkt = chan_reserve(dst, (uint32_t)(sizeof(*pkt) + bytes)))) {
+		msg_fill(pkt, 1, 0, tag, ctx, buf, dt, bytes, 0);
+		chan_commit(dst, pkt);
+		pvar_c.sent++;
+		pvar_c.sent_bytes += bytes;
+		progress_wake_rank(dst);
+		sent = 1;
+	}
+	eng_unlock();
+	return sent;
 }
 
 int progress_sends_pending(void)
@@ -286,7 +378,7 @@ static void recv_rts(struct request *r, int src, const struct pkt *pkt,
 
 static void unexp_add(int src, const struct pkt *pkt, const void *data, uint32_t n)
 {
-	struct unexp *u = malloc(sizeof(*u) + n);
+	struct unexp *u = unexp_alloc(n);
 
 	if (!u) {
 		fprintf(stderr, "shmpi: rank %d: out of memory for an unexpected message\n",
@@ -356,7 +448,7 @@ static void recv_post_locked(struct request *r)
 		recv_eager(r, u->src, &u->pkt, u->data);
 	else
 		recv_rts(r, u->src, &u->pkt, u->data, u->len);
-	free(u);
+	unexp_release(u);
 }
 
 void progress_recv_post(struct request *r)
@@ -424,7 +516,9 @@ struct unexp *progress_mprobe(struct comm *c, uint32_t ctx, int source, int tag,
 
 void progress_unexp_free(struct unexp *u)
 {
-	free(u);
+	progress_lock();
+	unexp_release(u);
+	progress_unlock();
 }
 
 /* A record of the protocol's (EAGER, RTS, CTS, DATA, ACK) from src: handle
@@ -512,4 +606,11 @@ void proto_fini(void)
 		pvar_unexpected_remove();
 		u = next;
 	}
+	while (unexp_pool.head) {
+		u = unexp_pool.head;
+		POOL_UNPOISON(u, sizeof(*u) + UNEXP_SMALL);
+		unexp_pool.head = u->next;
+		free(u);
+	}
+	unexp_pool.n = 0;
 }

@@ -63,6 +63,14 @@ void progress_defer_release(struct request *r);
 /* Queue a send (request filled in) and push what fits now. */
 void progress_send_start(struct request *r);
 
+/* An eager message of the application's (standard or ready mode) of bytes
+ * from (buf, ., dt) on context ctx to job rank dst, if it can leave now
+ * without a request: returns 1 when it left (the send is complete), 0 when
+ * it must go through progress_send_start. */
+struct datatype;
+int progress_send_eager(uint32_t ctx, int dst, int tag, const void *buf,
+			const struct datatype *dt, size_t bytes);
+
 /* Post a receive: match it against unexpected messages, else queue it
  * (or receive the message it was given, r->taken). */
 void progress_recv_post(struct request *r);

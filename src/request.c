@@ -18,25 +18,85 @@
 #include "errhandler.h"
 #include "grequest.h"
 #include "p2p.h"
+#include "pool.h"
 #include "progress.h"
 #include "request.h"
 #include "runtime.h"
 #include "serial.h"
 #include "state.h"
 
+/*
+ * The pool of request objects: released requests wait on a free list for
+ * the next req_new, so that a message costs no calloc and no free.  Only
+ * the threads that call MPI touch it (under MPI_THREAD_MULTIPLE they hold
+ * the lock of serial.h); the progress thread of strong progress never
+ * does: it allocates no request, and what it would release it hands to the
+ * application thread (req_release_async, progress_defer_release).  Every
+ * kind shares it, persistent and generalized requests too: what a kind
+ * needs beyond struct request hangs off `owner`.
+ *
+ * A released request is still caught when the program uses its handle
+ * again: the handle's slot changes generation at the release and is
+ * reused only much later (handle.h), whatever becomes of the object.
+ * Under AddressSanitizer a pooled object is poisoned (pool.h).
+ */
+#define REQ_POOL_MAX 256
+
+static struct {
+	struct request *head;
+	unsigned n;
+} req_pool;
+
+static void req_pool_put(struct request *r)
+{
+	if (req_pool.n == REQ_POOL_MAX) {
+		free(r);
+		return;
+	}
+	r->next = req_pool.head;
+	req_pool.head = r;
+	req_pool.n++;
+	POOL_POISON(r, sizeof(*r));
+}
+
 struct request *req_new(enum req_kind kind, int with_handle)
 {
-	struct request *r = calloc(1, sizeof(*r));
+	struct request *r = req_pool.head;
 
-	if (!r)
-		return NULL;
-	r->kind = kind;
-	r->handle = MPI_REQUEST_NULL;
+	if (r) {
+		POOL_UNPOISON(r, sizeof(*r));
+		req_pool.head = r->next;
+		req_pool.n--;
+	} else {
+		r = malloc(sizeof(*r));
+		if (!r)
+			return NULL;
+	}
+	req_init(r, kind);
 	if (with_handle && handle_alloc(HANDLE_REQUEST, r, &r->handle) < 0) {
-		free(r);
+		req_pool_put(r);
 		return NULL;
 	}
 	return r;
+}
+
+void req_pool_fini(void)
+{
+	while (req_pool.head) {
+		struct request *r = req_pool.head;
+
+		POOL_UNPOISON(r, sizeof(*r));
+		req_pool.head = r->next;
+		free(r);
+	}
+	req_pool.n = 0;
+}
+
+void req_init(struct request *r, enum req_kind kind)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->handle = MPI_REQUEST_NULL;
 }
 
 void req_bind(struct request *r, struct comm *c, uint32_t ctx, struct datatype *dt)
@@ -48,19 +108,24 @@ void req_bind(struct request *r, struct comm *c, uint32_t ctx, struct datatype *
 	dt_ref(dt);
 }
 
+void req_unbind(struct request *r)
+{
+	if (r->comm)
+		comm_unref(r->comm);
+	if (r->dt)
+		dt_unref(r->dt);
+}
+
 void req_release(struct request *r)
 {
 	if (!r)
 		return;
 	if (r->handle != MPI_REQUEST_NULL)
 		handle_release(r->handle);
-	if (r->comm)
-		comm_unref(r->comm);
-	if (r->dt)
-		dt_unref(r->dt);
+	req_unbind(r);
 	if (r->owner_free)
 		r->owner_free(r->owner);
-	free(r);
+	req_pool_put(r);
 }
 
 /*

@@ -48,6 +48,15 @@ enum send_stage {
 };
 
 struct request {
+	/* what matching reads of each posted receive (match_posted, in
+	 * p2p_proto.c), in the object's first cache line */
+	struct request *next;	/* the engine's queues */
+	struct request *prev;
+	uint32_t ctx;		/* comm->ctx, or comm->ctx + 1 for the library's own */
+	int peer;		/* rank in comm, MPI_ANY_SOURCE, MPI_PROC_NULL */
+	int src_world;		/* recv: the sender's job rank, or -1 for any */
+	int tag;
+
 	MPI_Request handle;	/* MPI_REQUEST_NULL for internal requests */
 	enum req_kind kind;
 	atomic_int complete;	/* set last, with release: see req_is_complete */
@@ -55,13 +64,10 @@ struct request {
 	int active;		/* persistent: started and not yet completed */
 	int freed;		/* the user let go of the handle */
 	int cancelled;
+	int peer_world;		/* send: the destination's rank in the job */
 
 	/* the operation */
 	struct comm *comm;	/* holds a reference while the request lives */
-	uint32_t ctx;		/* comm->ctx, or comm->ctx + 1 for the library's own */
-	int peer;		/* rank in comm, MPI_ANY_SOURCE, MPI_PROC_NULL */
-	int peer_world;		/* rank in the job (sends) */
-	int tag;
 	const void *sbuf;
 	void *rbuf;
 	MPI_Count count;
@@ -75,7 +81,6 @@ struct request {
 	enum send_stage stage;
 	uint64_t peer_cookie;	/* the other side's request, from CTS/RTS */
 	int matched;		/* recv: a message is bound to it */
-	int src_world;		/* recv: sender's job rank once matched */
 	struct unexp *taken;	/* recv: the message MPI_Mprobe took, until posted */
 
 	/* what MPI_Wait reports */
@@ -86,15 +91,30 @@ struct request {
 
 	void *owner;		/* internal requests: what they belong to */
 	void (*owner_free)(void *owner);	/* REQ_COLL: run by req_release */
-	struct request *next;	/* the engine's queues */
-	struct request *prev;
 };
 
-/* A new request (its handle, unless internal); NULL when out of memory. */
+_Static_assert(offsetof(struct request, tag) + sizeof(int) <= 64,
+	       "what matching reads of a receive lies in one cache line");
+
+/* A new request (its handle, unless internal); NULL when out of memory.
+ * Taken from the process's pool of released requests (request.c): only
+ * threads that call MPI allocate and release requests. */
 struct request *req_new(enum req_kind kind, int with_handle);
+
+/* Free the pool (MPI_Finalize, after the engine released what it held). */
+void req_pool_fini(void);
+
+/*
+ * A request in the caller's memory (no handle, internal): what the
+ * blocking calls use, since they return only once the engine is through
+ * with it.  req_unbind then drops what req_bind took; such a request is
+ * never released.
+ */
+void req_init(struct request *r, enum req_kind kind);
 
 /* The communicator, context and datatype r works with (references taken). */
 void req_bind(struct request *r, struct comm *c, uint32_t ctx, struct datatype *dt);
+void req_unbind(struct request *r);
 
 /* Drop a completed request (non-persistent) or a freed one. */
 void req_release(struct request *r);

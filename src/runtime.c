@@ -376,6 +376,7 @@ void runtime_down(void)
 	win_dyn_finalize();
 	mem_fini();
 	greq_fini();
+	req_pool_fini();
 	dt_attr_fini();
 	comm_fini_builtins();
 	group_fini_builtins();

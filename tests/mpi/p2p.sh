@@ -11,4 +11,11 @@ done
 run_job "$TMP/out" "$TMP/err" -- -n 3 --timeout 120 "$PROGS/p2p_calls" huge
 expect_eq "64 MiB messages ($(cat "$TMP/err"))" "$rc" 0
 expect_eq "64 MiB messages" "$(cat "$TMP/out")" "ok huge"
+# the program that counts the instructions of a send and a receive (README,
+# "Threads"): 8-byte messages checked, below and under MPI_THREAD_MULTIPLE
+for level in single multiple; do
+	run_job "$TMP/out" "$TMP/err" -- -n 2 --timeout 120 "$PROGS/p2p_pingpong" 2000 $level
+	expect_eq "p2p_pingpong $level ($(cat "$TMP/err"))" "$rc" 0
+	expect_eq "p2p_pingpong $level" "$(cat "$TMP/out")" "ok"
+done
 exit 0

@@ -2,8 +2,9 @@
  * Derived datatypes in messages: sent with one layout and received with
  * another of the same type signature, eager and rendezvous sizes, around a
  * ring (at one rank, to itself); MPI_Get_count / MPI_Get_elements on
- * partial receives; MPI_PACKED messages; and a type freed while a
- * nonblocking or persistent operation still uses it.
+ * partial receives; MPI_PACKED messages; contiguous data at a displacement
+ * (a lower bound past the buffer, an absolute address from MPI_BOTTOM); and
+ * a type freed while a nonblocking or persistent operation still uses it.
  *   dt_comm [test]     (default: all)
  */
 #include <stddef.h>
@@ -169,6 +170,59 @@ static void test_struct(void)
 	free(bl);
 	free(disp);
 	free(types);
+}
+
+/* Send (sbuf, 1, stype), receive it as (rbuf, 1, rtype): the n ints from
+ * index 2 of r must hold it, every other int of r stay as it was. */
+static void displaced_round(void *rbuf, MPI_Datatype rtype, const void *sbuf,
+			    MPI_Datatype stype, int tag, int *r, int n)
+{
+	MPI_Request req;
+
+	for (int i = 0; i < n + 3; i++)
+		r[i] = -2;
+	CHECK_MPI(MPI_Irecv(rbuf, 1, rtype, from, tag, MPI_COMM_WORLD, &req));
+	CHECK_MPI(MPI_Send(sbuf, 1, stype, to, tag, MPI_COMM_WORLD));
+	CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+	CHECK(r[0] == -2 && r[1] == -2 && r[n + 2] == -2);
+	for (int i = 0; i < n; i++)
+		CHECK(r[i + 2] == val(from, i));
+}
+
+/* n ints from index 2 of s and of r, as a type whose one run lies past
+ * the buffer's address and as a type of absolute addresses (MPI_BOTTOM):
+ * sent as one and received as the other, eager and rendezvous sizes */
+static void test_displaced(void)
+{
+	static const int ns[] = { 10, 300000 };
+
+	for (int k = 0; k < 2; k++) {
+		int n = ns[k];
+		int *s = malloc(sizeof(int) * (size_t)(n + 3));
+		int *r = malloc(sizeof(int) * (size_t)(n + 3));
+		MPI_Aint shift = 2 * sizeof(int), as, ar;
+		MPI_Datatype shifted, abs_s, abs_r;
+
+		CHECK(s && r);
+		CHECK_MPI(MPI_Type_create_hindexed(1, &n, &shift, MPI_INT, &shifted));
+		CHECK_MPI(MPI_Get_address(s + 2, &as));
+		CHECK_MPI(MPI_Get_address(r + 2, &ar));
+		CHECK_MPI(MPI_Type_create_hindexed(1, &n, &as, MPI_INT, &abs_s));
+		CHECK_MPI(MPI_Type_create_hindexed(1, &n, &ar, MPI_INT, &abs_r));
+		CHECK_MPI(MPI_Type_commit(&shifted));
+		CHECK_MPI(MPI_Type_commit(&abs_s));
+		CHECK_MPI(MPI_Type_commit(&abs_r));
+		s[0] = s[1] = s[n + 2] = -1;
+		for (int i = 0; i < n; i++)
+			s[i + 2] = val(rank, i);
+		displaced_round(MPI_BOTTOM, abs_r, s, shifted, 70 + k, r, n);
+		displaced_round(r, shifted, MPI_BOTTOM, abs_s, 72 + k, r, n);
+		CHECK_MPI(MPI_Type_free(&shifted));
+		CHECK_MPI(MPI_Type_free(&abs_s));
+		CHECK_MPI(MPI_Type_free(&abs_r));
+		free(s);
+		free(r);
+	}
 }
 
 /* a subarray of a 2-D grid to a column of another grid (Fortran order) */
@@ -354,6 +408,7 @@ int main(int argc, char **argv)
 	TU_RUN("subarray", test_subarray);
 	TU_RUN("elements", test_elements);
 	TU_RUN("packed", test_packed);
+	TU_RUN("displaced", test_displaced);
 	TU_RUN("free_pending", test_free_pending);
 	MPI_Finalize();
 	return 0;

@@ -86,6 +86,38 @@ static void test_any_source_any_tag(void)
 
 /* Messages from one sender with one tag arrive in the order sent, across
  * eager and rendezvous sizes, also when received with ANY_TAG/ANY_SOURCE. */
+/*
+ * Blocking sends behind sends that wait for room: rank 1 sends rank 0,
+ * which stays outside MPI meanwhile, more nonblocking messages than the
+ * channel holds, then small ones with MPI_Send, which has room for them
+ * and must still not pass the queued ones (MPI 3.1, section 3.5).
+ */
+static void test_ordering_full(void)
+{
+	enum { BIG = 24, SMALL = 4, N = 7000 };
+
+	if (rank == 1) {
+		MPI_Request req[BIG];
+		static int bufs[BIG][N / sizeof(int)];
+
+		for (int i = 0; i < BIG; i++) {
+			bufs[i][0] = i;
+			CHECK_MPI(MPI_Isend(bufs[i], N, MPI_BYTE, 0, 12, world(), &req[i]));
+		}
+		for (int i = BIG; i < BIG + SMALL; i++)
+			CHECK_MPI(MPI_Send(&i, 1, MPI_INT, 0, 12, world()));
+		CHECK_MPI(MPI_Waitall(BIG, req, MPI_STATUSES_IGNORE));
+	} else if (rank == 0) {
+		static int b[N / sizeof(int)];
+
+		tu_sleep_ms(100);
+		for (int i = 0; i < BIG + SMALL; i++) {
+			CHECK_MPI(MPI_Recv(b, N, MPI_BYTE, 1, 12, world(), MPI_STATUS_IGNORE));
+			CHECK(b[0] == i);
+		}
+	}
+}
+
 static void test_ordering(void)
 {
 	const int msgs = 60;
@@ -127,6 +159,7 @@ static void test_ordering(void)
 		free(b);
 		free(want);
 	}
+	test_ordering_full();
 }
 
 /* Different tags may be received in another order than sent. */
@@ -487,7 +520,7 @@ static void test_pair_types(void)
 static void test_errors(void)
 {
 	MPI_Request req = MPI_REQUEST_NULL;
-	int v = 0, cls;
+	int v = 0, w = -1, cls, flag = 0;
 
 	MPI_Comm_set_errhandler(world(), MPI_ERRORS_RETURN);
 	CHECK(MPI_Send(&v, 1, MPI_INT, size, 0, world()) == MPI_ERR_RANK);
@@ -517,6 +550,18 @@ static void test_errors(void)
 	CHECK_MPI(MPI_Cancel(&req));
 	CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
 	CHECK(MPI_Wait(&stale, MPI_STATUS_IGNORE) == MPI_ERR_REQUEST);
+	/* ... nor once another operation took over what the library kept
+	 * for it: the stale handle never reaches the new request */
+	CHECK_MPI(MPI_Irecv(&w, 1, MPI_INT, rank, 71, world(), &req));
+	CHECK(req != stale);
+	CHECK(MPI_Test(&stale, &flag, MPI_STATUS_IGNORE) == MPI_ERR_REQUEST);
+	CHECK(MPI_Cancel(&stale) == MPI_ERR_REQUEST);
+	CHECK(MPI_Request_free(&stale) == MPI_ERR_REQUEST);
+	CHECK(MPI_Wait(&stale, MPI_STATUS_IGNORE) == MPI_ERR_REQUEST);
+	v = 71;
+	CHECK_MPI(MPI_Send(&v, 1, MPI_INT, rank, 71, world()));
+	CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+	CHECK(req == MPI_REQUEST_NULL && w == 71);
 	MPI_Comm_set_errhandler(world(), MPI_ERRORS_ARE_FATAL);
 }
 
