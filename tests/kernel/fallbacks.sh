@@ -9,6 +9,8 @@
 #     and placement is still what it asks for (tests/progs/hw_place).
 # Each job must give the result it gives with the call.
 . "$SHMPI_TOP/tests/lib.sh"
+[ -z "${SHMPI_EMULATED:-}" ] ||
+	skip "qemu-user has no seccomp(2): the filter that takes the calls away cannot be set"
 
 deny=$PROGS/seccomp_deny
 [ -x "$deny" ] || skip "no $deny (built by make tests)"

@@ -6,6 +6,8 @@
 # --verbose says why; a forced io_uring is an error that says what is
 # missing.  (README "Kernel features".)
 . "$SHMPI_TOP/tests/lib.sh"
+[ -z "${SHMPI_EMULATED:-}" ] ||
+	skip "qemu-user has no seccomp(2): the filter that takes the calls away cannot be set"
 
 deny=$PROGS/seccomp_deny
 [ -x "$deny" ] || skip "no $deny (built by make tests)"

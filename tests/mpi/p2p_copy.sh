@@ -9,16 +9,20 @@
 # tests/progs/seccomp_deny.c), which shmrun --verbose reports.
 . "$SHMPI_TOP/tests/lib.sh"
 
+# qemu-user (make check ARCH=aarch64) does not emulate process_vm_readv:
+# there the ranks find it refused, as under the seccomp filter below
+cma=
+[ -z "${SHMPI_EMULATED:-}" ] || cma=nocma
 bad=
 for mech in auto cma mapped pipeline; do
 	for n in 1 2 3 8; do
 		run_case "p2p_copy $mech -n $n" \
 			"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \
-			-- -n $n --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_copy"
+			-- -n $n --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_copy" $cma
 	done
 	run_case "p2p_copy $mech strong" \
 		"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \
-		-- -n 3 --progress=strong --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_copy"
+		-- -n 3 --progress=strong --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_copy" $cma
 	run_case "p2p_calls $mech" \
 		"$(printf 'ok %s\n' sizes any ordering tags truncation ssend rsend probe persistent cancel completion proc_null replace pairs errors)" \
 		-- -n 3 --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_calls"
@@ -37,11 +41,13 @@ done
 for min in 8193 65536; do
 	run_case "p2p_copy min $min" \
 		"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \
-		-- -n 2 --timeout 120 -x SHMPI_SINGLE_COPY_MIN=$min "$PROGS/p2p_copy"
+		-- -n 2 --timeout 120 -x SHMPI_SINGLE_COPY_MIN=$min "$PROGS/p2p_copy" $cma
 done
 
 # process_vm_readv refused: the rank stops trying, the messages come
-# through the channels (or from mapped memory), and shmrun says so
+# through the channels (or from mapped memory), and shmrun says so (a
+# seccomp filter; qemu-user refuses it already, and has no seccomp(2))
+[ -z "$cma" ] || { [ -z "$bad" ] || fail "single copy:$bad"; exit 0; }
 for mech in auto cma; do
 	run_case "p2p_copy refused, $mech" \
 		"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \

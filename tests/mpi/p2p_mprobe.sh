@@ -52,8 +52,11 @@ for mode in weak strong; do
 		expect_eq "strong: nothing reported" "$(cat "$TMP/err")" ""
 	fi
 done
-# copied once, the same message is no stall
-for mech in cma auto; do
+# copied once, the same message is no stall (not under qemu-user, which
+# has no process_vm_readv: the message goes through the channels there)
+mechs="cma auto"
+[ -z "${SHMPI_EMULATED:-}" ] || mechs=
+for mech in $mechs; do
 	run_job "$TMP/out" "$TMP/err" -- -n 2 --deadlock-timeout 1 --timeout 60 \
 		-x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_mprobe" stall 2500
 	expect_eq "no stall with $mech ($(cat "$TMP/err"))" "$rc" 0
