@@ -58,13 +58,15 @@ watch_job "isend and compute, strong" 0 -n 2 --progress=strong $P "$PROGS/watch_
 expect_eq "isend and compute, strong: stderr" "$err" ""
 
 # the receiver copies the data once (process_vm_readv): no stall to report
-for mech in cma auto; do
+# (not under qemu-user, which has no process_vm_readv)
+mechs="cma auto"
+[ -z "${SHMPI_EMULATED:-}" ] || mechs=
+for mech in $mechs; do
 	watch_job "isend and compute, $mech" 0 -n 2 -x SHMPI_SINGLE_COPY=$mech \
 		"$PROGS/watch_compute" isend 2500
 	expect_eq "isend and compute, $mech: stderr" "$err" ""
 	expect_match "isend and compute, $mech" "$(cat "$TMP/out")" "^done$"
 done
-exit 0
 
 # RMA on private memory: rank 1's unlock needs rank 0's engine to apply the
 # put, rank 0 computes: a stall naming rank 0; the job completes (report)
