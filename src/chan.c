@@ -27,32 +27,30 @@ struct chan_out *chan_outs;
 
 static struct {
 	struct chan_in *in;	/* [nin]: pool rings of ours in use, in claim order */
-	uint32_t nin, nrings;
+	uint32_t nin;
 	uint32_t next;		/* the first pool ring not looked at yet */
 	struct shm_inbox *inbox;	/* ours */
 	struct shm_ring *shared;	/* ours */
-	uint32_t max_record, chunk;
+	uint32_t chunk;
 } ch;
 
 int chan_init(void)
 {
 	ch.inbox = shm_job_inbox(rt.job, rt.rank);
 	ch.shared = shm_inbox_shared(ch.inbox);
-	ch.nrings = rt.job->chan_rings;
 	chan_outs = calloc((size_t)rt.size, sizeof(*chan_outs));
-	ch.in = calloc(ch.nrings ? ch.nrings : 1, sizeof(*ch.in));
+	ch.in = calloc(rt.job->chan_rings ? rt.job->chan_rings : 1, sizeof(*ch.in));
 	if (!chan_outs || !ch.in) {
 		chan_fini();
 		return -ENOMEM;
 	}
 	ch.nin = ch.next = 0;
-	ch.max_record = shm_ring_max_record(ch.shared);
 	/* a quarter of a ring per record keeps several chunks in flight:
 	 * four spans, and the 8 bytes a record needs free after it
 	 * (shm/ring.h) */
 	ch.chunk = (uint32_t)(rt.job->chan_cap / 4) - 16;
-	if (ch.chunk > ch.max_record)
-		ch.chunk = ch.max_record;
+	if (ch.chunk > shm_ring_max_record(ch.shared))
+		ch.chunk = shm_ring_max_record(ch.shared);
 	return 0;
 }
 
@@ -62,11 +60,6 @@ void chan_fini(void)
 	free(ch.in);
 	chan_outs = NULL;
 	ch.in = NULL;
-}
-
-uint32_t chan_max_record(void)
-{
-	return ch.max_record;
 }
 
 uint32_t chan_chunk(void)

@@ -21,9 +21,8 @@
 int chan_init(void);
 void chan_fini(void);
 
-/* The largest record (struct pkt included) a channel takes, and the size
- * of record that a long transfer should cut its data into. */
-uint32_t chan_max_record(void);
+/* The size of record (struct pkt included) that a long transfer should
+ * cut its data into. */
 uint32_t chan_chunk(void);
 
 /* How this rank reaches one destination (chan.c). */
