@@ -135,6 +135,13 @@ void p2p_start(struct request *r)
 
 		r->st_error = rc;
 		req_complete(r);
+	} else if (r->mode != SEND_SYNC && r->ctx == r->comm->ctx &&
+		   progress_send_eager(r->ctx, r->peer_world, r->tag, r->sbuf, r->dt,
+				       r->bytes)) {
+		/* a small standard or ready message whose record went into
+		 * the channel at once (as in p2p_send): complete, and the
+		 * engine never saw the request */
+		req_complete(r);
 	} else {
 		static const enum call_id left[] = {
 			[SEND_STANDARD] = CALL_ISEND, [SEND_SYNC] = CALL_ISSEND,

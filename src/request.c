@@ -392,13 +392,36 @@ struct req_set {
 	MPI_Request *reqs;
 	int count;
 	int need;	/* how many must be complete (all, or one) */
+	int next;	/* all: the requests before it are complete or inactive */
 };
 
+/*
+ * Whether set s is done: all its active requests complete (need 0), or at
+ * least need of them.  For all, the scan resumes where the last one
+ * stopped: while a wait holds the array, a complete request stays complete
+ * and an inactive one inactive (only this call finishes them, and MPI 3.1
+ * section 3.7.3 lets no other thread use them meanwhile), so a wait for w
+ * messages that arrive one by one looks at each request once instead of
+ * rescanning the array after every arrival.
+ */
 static int set_done(void *arg)
 {
 	struct req_set *s = arg;
 	int done = 0, active = 0;
 
+	if (!s->need) {
+		int i = s->next;
+
+		for (; i < s->count; i++) {
+			struct request *r = s->reqs[i] == MPI_REQUEST_NULL ? NULL :
+					    req_get(s->reqs[i]);
+
+			if (r && req_active(r) && !req_is_complete(r))
+				break;
+		}
+		s->next = i;
+		return i == s->count;
+	}
 	for (int i = 0; i < s->count; i++) {
 		struct request *r = s->reqs[i] == MPI_REQUEST_NULL ? NULL :
 				    req_get(s->reqs[i]);
@@ -408,7 +431,7 @@ static int set_done(void *arg)
 		active++;
 		done += req_is_complete(r);
 	}
-	return active == 0 || done >= (s->need ? s->need : active);
+	return active == 0 || done >= s->need;
 }
 
 static MPI_Status *status_at(MPI_Status *statuses, int i)
@@ -444,7 +467,7 @@ static int set_finish_all(MPI_Request *reqs, int count, MPI_Status *statuses,
 API(int, Waitall, (int count, MPI_Request array_of_requests[],
 		   MPI_Status *array_of_statuses))
 {
-	struct req_set s = { array_of_requests, count, 0 };
+	struct req_set s = { array_of_requests, count, 0, 0 };
 	MPI_Comm comm = MPI_COMM_WORLD;
 	int rc;
 
@@ -468,7 +491,7 @@ API(int, Waitall, (int count, MPI_Request array_of_requests[],
 API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag,
 		   MPI_Status *array_of_statuses))
 {
-	struct req_set s = { array_of_requests, count, 0 };
+	struct req_set s = { array_of_requests, count, 0, 0 };
 	MPI_Comm comm = MPI_COMM_WORLD;
 	int rc;
 
@@ -521,7 +544,7 @@ static int set_finish_one(const char *call, MPI_Request *reqs, int i,
 API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index,
 		   MPI_Status *status))
 {
-	struct req_set s = { array_of_requests, count, 1 };
+	struct req_set s = { array_of_requests, count, 1, 0 };
 	int rc, any, i;
 
 	runtime_check("MPI_Waitany");
@@ -608,7 +631,7 @@ static int set_finish_some(const char *call, int count, MPI_Request *reqs,
 API(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount,
 		    int array_of_indices[], MPI_Status *array_of_statuses))
 {
-	struct req_set s = { array_of_requests, incount, 1 };
+	struct req_set s = { array_of_requests, incount, 1, 0 };
 	int rc;
 
 	runtime_check("MPI_Waitsome");
