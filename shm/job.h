@@ -30,7 +30,7 @@
 #include "wait.h"
 
 #define SHM_JOB_MAGIC 0x626f6a69706d6873ULL /* "shmpijob" */
-#define SHM_JOB_VERSION 11
+#define SHM_JOB_VERSION 12
 #define SHM_JOB_ID_LEN 16
 #define SHM_JOB_NAME_PREFIX "shmpi-"
 
@@ -63,6 +63,17 @@ struct shm_rank_state {
 	shm_atomic_u32 blocker;		/* WAIT_WIN_LOCK: how (SHM_BLOCKER) */
 };
 
+/* A message's data that its receiver and sender copy together, a chunk at
+ * a time: claim holds a generation (the top 24 bits) and the bytes claimed
+ * so far; done the bytes copied; a sender that cannot copy a chunk it
+ * claimed gives it back (back_off, then back_len). */
+struct shm_copy_share {
+	shm_atomic_u64 claim;
+	shm_atomic_u64 done;
+	shm_atomic_u64 back_off;
+	shm_atomic_u64 back_len;
+};
+
 struct shm_rank_ctl {
 	/* written by the rank itself */
 	shm_atomic_i32 pid;
@@ -75,10 +86,13 @@ struct shm_rank_ctl {
 	 * the doorbell the asymmetric way (wait.h), so that a ringer registered
 	 * for shm_membarrier() may ring it without a fence */
 	shm_atomic_u32 bell_asym;
+	/* the one-copy transfer into this rank that its sender helps with
+	 * (src/p2p_copy.c says the protocol): written by both */
+	struct shm_copy_share share __attribute__((aligned(SHM_CACHE_LINE)));
 } __attribute__((aligned(SHM_CACHE_LINE)));
 
-_Static_assert(sizeof(struct shm_rank_ctl) == 2 * SHM_CACHE_LINE,
-	       "a line the rank writes, a line its peers write");
+_Static_assert(sizeof(struct shm_rank_ctl) == 3 * SHM_CACHE_LINE,
+	       "a line the rank writes, a line its peers write, a shared copy's line");
 
 struct shm_job_hdr {
 	uint64_t magic;

@@ -112,6 +112,12 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 		SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
 		"the smallest message (bytes) whose data moves in one copy; "
 		"smaller rendezvous messages go through the channels" },
+	[SHM_KNOB_SINGLE_COPY_SHARE] = {
+		"SHMPI_SINGLE_COPY_SHARE", SHM_KNOB_UINT, "131072", NULL, 4294967295ul,
+		SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
+		"the smallest message (bytes) copied with process_vm_readv whose "
+		"sender, when it is inside MPI, writes part of the data itself "
+		"(process_vm_writev) while the receiver reads the rest; 0: never" },
 };
 
 /* The index of the choice of kn named by the len bytes at s, or -1. */

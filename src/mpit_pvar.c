@@ -107,6 +107,12 @@ static const struct pvar_def pvars[] = {
 	COUNTER("p2p_rndv_cma", USER_DETAIL, P2P, rndv_cma,
 		"rendezvous messages matched to receives of this rank whose data it "
 		"copied once from the sender's memory with process_vm_readv"),
+	COUNTER("p2p_rndv_shared", USER_DETAIL, P2P, rndv_shared,
+		"of the messages of p2p_rndv_cma, those whose sender was asked to "
+		"write part of the data itself (SHMPI_SINGLE_COPY_SHARE)"),
+	COUNTER("p2p_rndv_pushed_bytes", USER_DETAIL, P2P, rndv_pushed_bytes,
+		"bytes this rank wrote with process_vm_writev into the receive buffers "
+		"of its messages, helping their receivers copy them"),
 	COUNTER("p2p_rndv_mapped", USER_DETAIL, P2P, rndv_mapped,
 		"rendezvous messages matched to receives of this rank whose data it "
 		"copied once from memory mapped here (MPI_Alloc_mem or window memory, "
@@ -148,7 +154,7 @@ static const struct pvar_def pvars[] = {
 
 #define NPVARS ((int)(sizeof(pvars) / sizeof(pvars[0])))
 
-_Static_assert(NPVARS == 4 * PVAR_RMA_KINDS + 17 + WAIT_KIND_COUNT - 1,
+_Static_assert(NPVARS == 4 * PVAR_RMA_KINDS + 19 + WAIT_KIND_COUNT - 1,
 	       "a variable for every count");
 
 struct MPI_T_pvar_session_s {

@@ -95,6 +95,8 @@ struct layout {
 
 static struct {
 	int cma_denied;		/* a pull was refused: never again */
+	int share_denied;	/* a push was refused: never again */
+	uint32_t share_gen;	/* the generation of this rank's last share */
 	unsigned told;		/* SHM_JOB_COPY_* bits already published */
 	struct shm_seg map[COPY_MAPS];
 	unsigned next_map;	/* the slot to reuse next */
@@ -290,44 +292,225 @@ static void pull_mapped(const struct layout *src, struct request *r, uint64_t by
 
 #define COPY_IOV (IOV_MAX < 1024 ? IOV_MAX : 1024)
 
-/* process_vm_readv bytes of the stream of src (in process pid) into dst's;
- * 0 or -errno. */
-static int pull_cma(pid_t pid, const struct layout *src, const struct layout *dst,
-		    uint64_t bytes)
+/*
+ * Bytes [off, end) of the streams of mine (in this process) and theirs (in
+ * process pid): read into mine (process_vm_readv) or, with write, written
+ * from mine into theirs (process_vm_writev).  Returns 0 or -errno, and in
+ * *moved the bytes that crossed.
+ */
+static int cma_move(pid_t pid, const struct layout *mine, const struct layout *theirs,
+		    uint64_t off, uint64_t end, int write, uint64_t *moved)
 {
 	static struct iovec liov[COPY_IOV], riov[COPY_IOV];
-	uint64_t off = 0;
+	uint64_t start = off;
+	int rc = 0;
 
-	while (off < bytes) {
+	while (off < end) {
 		uint64_t lgot, rgot;
-		int nl = layout_iov(dst, off, bytes - off, liov, COPY_IOV, &lgot);
-		int nr = layout_iov(src, off, lgot, riov, COPY_IOV, &rgot);
+		int nl = layout_iov(mine, off, end - off, liov, COPY_IOV, &lgot);
+		int nr = layout_iov(theirs, off, lgot, riov, COPY_IOV, &rgot);
 		ssize_t n;
 
 		/* the local iovec may cover more than the remote one: the call
 		 * copies what both cover */
-		n = process_vm_readv(pid, liov, (unsigned long)nl, riov,
-				     (unsigned long)nr, 0);
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
+		n = write ? process_vm_writev(pid, liov, (unsigned long)nl, riov,
+					      (unsigned long)nr, 0)
+			  : process_vm_readv(pid, liov, (unsigned long)nl, riov,
+					     (unsigned long)nr, 0);
+		if (n <= 0) {
+			rc = n < 0 ? -errno : -EIO;
+			break;
+		}
 		off += (uint64_t)n;
 	}
-	return 0;
+	*moved = off - start;
+	return rc;
 }
 
-static int copy_cma(struct request *r, int src, const struct layout *from, uint64_t bytes)
+static pid_t rank_pid(int rank)
 {
-	pid_t pid = atomic_load_explicit(&shm_job_rank(rt.job, src)->pid,
-					 memory_order_relaxed);
+	return atomic_load_explicit(&shm_job_rank(rt.job, rank)->pid, memory_order_relaxed);
+}
+
+/* ---- sharing a copy with the sender ------------------------------------- */
+
+/*
+ * A large message that the receiver reads with process_vm_readv, into a
+ * contiguous buffer, is copied by both ends at once when the sender is
+ * inside MPI: two cores move the data, each at its own copy speed.
+ *
+ * The receiver owns the share line of its rank control block
+ * (shm_copy_share, shm/job.h), one message at a time (its engine matches
+ * one message at a time, under the engine's lock, and finishes the copy
+ * before it matches the next).  It sets done and back_len to 0, then
+ * publishes claim = (generation << SHARE_OFF_BITS | 0) with release, sends
+ * the sender HELP (the generation, its buffer's address, the bytes), and
+ * starts claiming.  Each side claims SHARE_CHUNK bytes at a time by a
+ * compare-and-swap of claim that also checks the generation and stops at
+ * the end, copies its chunk (the receiver reads it, the sender writes it)
+ * and adds it to done with release.  The receiver, out of chunks, waits
+ * (acquire) until done plus what the sender gave back covers everything:
+ * no chunk a sender claimed is then still being written, so the line may
+ * serve the next message; it pulls the given-back chunk, answers FIN, and
+ * the send completes.
+ *
+ * HELP leaves before FIN on the same channel, so the sender handles HELP
+ * while the send still exists; a HELP handled late (the sender was outside
+ * MPI) finds the claim at the end or the generation moved on, and does
+ * nothing.  A sender whose process_vm_writev fails gives the rest of its
+ * chunk back (back_off, then back_len with release) and stops helping for
+ * the rest of the job.  Only a receiver whose process_vm_readv already
+ * worked once shares (the first pull is the probe, see the top); one that
+ * fails after that stops the claims, waits for the sender's, and lets the
+ * whole message come through the channels, as an unshared pull would.
+ */
+#define SHARE_CHUNK ((uint64_t)64 * 1024)
+#define SHARE_OFF_BITS 40
+#define SHARE_OFF_MASK (((uint64_t)1 << SHARE_OFF_BITS) - 1)
+#define SHARE_GEN_MASK ((1u << (64 - SHARE_OFF_BITS)) - 1)
+
+/* Claim the next chunk of generation gen of at most total bytes: 1 and
+ * [*off, *end), or 0 when none is left. */
+static int share_claim(struct shm_copy_share *sh, uint32_t gen, uint64_t total,
+		       uint64_t *off, uint64_t *end)
+{
+	uint64_t c = atomic_load_explicit(&sh->claim, memory_order_relaxed);
+
+	for (;;) {
+		uint64_t o = c & SHARE_OFF_MASK;
+		uint64_t e = total - o < SHARE_CHUNK ? total : o + SHARE_CHUNK;
+
+		if ((uint32_t)(c >> SHARE_OFF_BITS) != gen || o >= total)
+			return 0;
+		/* relaxed: done and back_len carry the data's ordering */
+		if (atomic_compare_exchange_weak_explicit(&sh->claim, &c, c - o + e,
+							  memory_order_relaxed,
+							  memory_order_relaxed)) {
+			*off = o;
+			*end = e;
+			return 1;
+		}
+	}
+}
+
+void copy_help(const struct request *r, int dst, const struct pkt *help)
+{
+	struct shm_copy_share *sh = &shm_job_rank(rt.job, dst)->share;
+	uint64_t total = help->size, off, end, moved;
+	struct copy_run one, *runs, to_run = { 0, (int64_t)total };
+	struct layout from, to = {
+		.base = (uintptr_t)help->cookie2, .count = 1, .extent = (int64_t)total,
+		.size = total, .nruns = 1, .run = &to_run,
+	};
+	pid_t pid = rank_pid(dst);
+
+	if (cp.share_denied || layout_of(&from, &one, &runs, r->sbuf, r->count, r->dt) < 0)
+		return;
+	while (share_claim(sh, (uint32_t)help->tag, total, &off, &end)) {
+		int rc = cma_move(pid, &from, &to, off, end, 1, &moved);
+
+		if (moved) {
+			pvar_c.rndv_pushed_bytes += moved;
+			/* release: the bytes written before the receiver counts them */
+			atomic_fetch_add_explicit(&sh->done, moved, memory_order_release);
+		}
+		if (rc < 0) {
+			atomic_store_explicit(&sh->back_off, off + moved, memory_order_relaxed);
+			atomic_store_explicit(&sh->back_len, end - off - moved,
+					      memory_order_release);
+			cp.share_denied = 1;
+			break;
+		}
+	}
+	free(runs);
+}
+
+/* Wait until the sender's chunks, owed bytes, are written or given back;
+ * the bytes given back. */
+static uint64_t share_wait(struct shm_copy_share *sh, uint64_t owed)
+{
+	for (;;) {
+		uint64_t back = atomic_load_explicit(&sh->back_len, memory_order_acquire);
+
+		if (atomic_load_explicit(&sh->done, memory_order_acquire) + back >= owed)
+			return back;
+		shm_cpu_relax();
+	}
+}
+
+/* The receiver's side: pull the chunks it claims, then wait for the
+ * sender's (done counts the sender's bytes only) and pull what the sender
+ * gave back.  0 or -errno. */
+static int share_pull(struct shm_copy_share *sh, uint32_t gen, pid_t pid,
+		      const struct layout *from, const struct layout *to, uint64_t total)
+{
+	uint64_t off, end, moved, mine = 0, back;
+	int rc;
+
+	while (share_claim(sh, gen, total, &off, &end)) {
+		rc = cma_move(pid, to, from, off, end, 0, &moved);
+		if (rc < 0) {
+			/* stop every claim; wait for the sender's */
+			uint64_t c = atomic_exchange_explicit(
+				&sh->claim, ((uint64_t)gen << SHARE_OFF_BITS) | total,
+				memory_order_relaxed);
+
+			share_wait(sh, (c & SHARE_OFF_MASK) - mine - (end - off));
+			return rc;
+		}
+		mine += end - off;
+	}
+	back = share_wait(sh, total - mine);
+	if (!back)
+		return 0;
+	off = atomic_load_explicit(&sh->back_off, memory_order_relaxed);
+	return cma_move(pid, to, from, off, off + back, 0, &moved);
+}
+
+/* Pull with the sender's help (see above); -errno, or 1 when not shared. */
+static int share_try(struct request *r, int src, const struct layout *from,
+		     const struct layout *to, uint64_t bytes, const struct pkt *rts,
+		     void (*offer)(int, const struct pkt *))
+{
+	struct shm_copy_share *sh = &rt.self->share;
+	long min = knobs_val[SHM_KNOB_SINGLE_COPY_SHARE];
+	struct pkt help;
+	uint32_t gen;
+
+	if (!min || bytes < (uint64_t)min || bytes > SHARE_OFF_MASK || !r->dt->contig ||
+	    src == rt.rank || !(cp.told & SHM_JOB_COPY_CMA))
+		return 1;
+	cp.share_gen = (cp.share_gen + 1) & SHARE_GEN_MASK;
+	if (!cp.share_gen)
+		cp.share_gen = 1;	/* a fresh line holds generation 0 */
+	gen = cp.share_gen;
+	atomic_store_explicit(&sh->done, 0, memory_order_relaxed);
+	atomic_store_explicit(&sh->back_len, 0, memory_order_relaxed);
+	/* release: the zeroed counters before a sender can claim */
+	atomic_store_explicit(&sh->claim, (uint64_t)gen << SHARE_OFF_BITS,
+			      memory_order_release);
+	help = (struct pkt){
+		.type = PKT_HELP, .tag = (int32_t)gen, .size = bytes,
+		.cookie = rts->cookie, .cookie2 = (uint64_t)to->base,
+	};
+	offer(src, &help);
+	pvar_c.rndv_shared++;
+	return share_pull(sh, gen, rank_pid(src), from, to, bytes);
+}
+
+static int copy_cma(struct request *r, int src, const struct layout *from, uint64_t bytes,
+		    const struct pkt *rts, void (*offer)(int, const struct pkt *))
+{
 	struct copy_run one, *runs;
 	struct layout to;
+	uint64_t moved;
 	int rc;
 
 	if (layout_of(&to, &one, &runs, r->rbuf, r->count, r->dt) < 0)
 		return 0;
-	rc = pull_cma(pid, from, &to, bytes);
+	rc = share_try(r, src, from, &to, bytes, rts, offer);
+	if (rc == 1)
+		rc = cma_move(rank_pid(src), &to, from, 0, bytes, 0, &moved);
 	free(runs);
 	if (rc == -EPERM || rc == -ENOSYS || rc == -EACCES) {
 		/* not allowed here (see the top): the channels from now on */
@@ -342,7 +525,8 @@ static int copy_cma(struct request *r, int src, const struct layout *from, uint6
 	return 1;
 }
 
-int copy_pull(struct request *r, int src, const void *desc, uint32_t len)
+int copy_pull(struct request *r, int src, const struct pkt *rts, const void *desc,
+	      uint32_t len, void (*offer)(int, const struct pkt *))
 {
 	const struct copy_desc *d = desc;
 	long mode = knobs_val[SHM_KNOB_SINGLE_COPY];
@@ -370,6 +554,6 @@ int copy_pull(struct request *r, int src, const void *desc, uint32_t len)
 		}
 	}
 	if (mode != SHM_COPY_MAPPED && !cp.cma_denied)
-		return copy_cma(r, src, &from, bytes);
+		return copy_cma(r, src, &from, bytes, rts, offer);
 	return 0;
 }

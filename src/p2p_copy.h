@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "progress.h"
 #include "request.h"
 
 /* MPI_Init: the knobs, and leave to the job's other ranks the right to
@@ -26,9 +27,16 @@ uint32_t copy_desc_len(const struct request *r, uint32_t room);
 void copy_describe(const struct request *r, void *out);
 
 /* The receiver, under the engine's lock: copy the message from world rank
- * src described by desc (len bytes) into receive r, which is bound to it
- * (r->st_bytes: what to deliver).  1 when every byte is in; 0 when the
+ * src whose RTS is rts, with the description desc (len bytes), into
+ * receive r, which is bound to it (r->st_bytes: what to deliver).  When
+ * the sender is to help (p2p_copy.c, "sharing a copy"), offer(src, help)
+ * sends it the HELP packet first.  1 when every byte is in; 0 when the
  * message is to come through the channels. */
-int copy_pull(struct request *r, int src, const void *desc, uint32_t len);
+int copy_pull(struct request *r, int src, const struct pkt *rts, const void *desc,
+	      uint32_t len, void (*offer)(int src, const struct pkt *help));
+
+/* The sender, under the engine's lock: HELP from world rank dst for send
+ * r: write the chunks it can claim into dst's buffer. */
+void copy_help(const struct request *r, int dst, const struct pkt *help);
 
 #endif

@@ -362,7 +362,7 @@ static void recv_rts(struct request *r, int src, const struct pkt *pkt,
 	};
 
 	recv_bind(r, src, pkt);
-	if (n && copy_pull(r, src, desc, n)) {
+	if (n && copy_pull(r, src, pkt, desc, n, send_ctl)) {
 		struct pkt fin = { .type = PKT_FIN, .cookie = pkt->cookie };
 
 		send_ctl(src, &fin);
@@ -521,7 +521,7 @@ void progress_unexp_free(struct unexp *u)
 	progress_unlock();
 }
 
-/* A record of the protocol's (EAGER, RTS, CTS, DATA, ACK) from src: handle
+/* A record of the protocol's (EAGER, RTS, CTS, DATA, ACK, FIN, HELP) from src: handle
  * it and return 1; 0 for any other type. */
 int proto_packet(int src, const struct pkt *pkt, const void *payload, uint32_t n)
 {
@@ -565,6 +565,9 @@ int proto_packet(int src, const struct pkt *pkt, const void *payload, uint32_t n
 			req_list_remove(&eng.receiving, r);
 			req_complete(r);
 		}
+		break;
+	case PKT_HELP:
+		copy_help((struct request *)(uintptr_t)pkt->cookie, src, pkt);
 		break;
 	case PKT_ACK:
 	case PKT_FIN:

@@ -26,6 +26,8 @@ enum pkt_type {
 	PKT_DATA,	/* rendezvous: a chunk of data */
 	PKT_ACK,	/* a synchronous eager send was matched */
 	PKT_FIN,	/* rendezvous: the receiver copied the data itself */
+	PKT_HELP,	/* rendezvous: the receiver asks the sender to copy
+			 * part of the data too (p2p_copy.c) */
 	PKT_USER = 8,
 	PKT_NTYPES = 32
 };

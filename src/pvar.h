@@ -66,6 +66,10 @@ struct pvar_counts {
 	uint64_t rndv_cma, rndv_mapped, rndv_pipeline;	/* rendezvous messages
 					 * received, by how their data came
 					 * (p2p_copy.c) */
+	uint64_t rndv_shared;	/* ... of those copied with process_vm_readv,
+				 * the ones whose sender was asked to help */
+	uint64_t rndv_pushed_bytes;	/* bytes this rank wrote into its
+					 * receivers' buffers, helping */
 };
 
 /* Hidden, so that an increment addresses it directly, not through the GOT. */

@@ -4,8 +4,9 @@
 # (tests/progs/p2p_copy.c): sizes around the eager limit,
 # SHMPI_SINGLE_COPY_MIN and the channels' chunk, derived datatypes,
 # MPI_ANY_SOURCE, truncation, synchronous sends, matched probes, messages
-# to oneself; the point-to-point and collective suites under each; and the
-# fallback when process_vm_readv is refused (a seccomp filter:
+# to oneself, copies shared with the sender (SHMPI_SINGLE_COPY_SHARE, also
+# off, low and with process_vm_writev refused); the point-to-point and
+# collective suites under each; and the fallback when process_vm_readv is refused (a seccomp filter:
 # tests/progs/seccomp_deny.c), which shmrun --verbose reports.
 . "$SHMPI_TOP/tests/lib.sh"
 
@@ -17,11 +18,11 @@ bad=
 for mech in auto cma mapped pipeline; do
 	for n in 1 2 3 8; do
 		run_case "p2p_copy $mech -n $n" \
-			"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \
+			"$(printf 'ok %s\n' sizes any_source derived truncation modes share mechanisms)" \
 			-- -n $n --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_copy" $cma
 	done
 	run_case "p2p_copy $mech strong" \
-		"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \
+		"$(printf 'ok %s\n' sizes any_source derived truncation modes share mechanisms)" \
 		-- -n 3 --progress=strong --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_copy" $cma
 	run_case "p2p_calls $mech" \
 		"$(printf 'ok %s\n' sizes any ordering tags truncation ssend rsend probe persistent cancel completion proc_null replace pairs errors)" \
@@ -40,8 +41,19 @@ done
 # the threshold moved below and above the channels' chunk
 for min in 8193 65536; do
 	run_case "p2p_copy min $min" \
-		"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \
+		"$(printf 'ok %s\n' sizes any_source derived truncation modes share mechanisms)" \
 		-- -n 2 --timeout 120 -x SHMPI_SINGLE_COPY_MIN=$min "$PROGS/p2p_copy" $cma
+done
+
+# the copy shared with the sender (SHMPI_SINGLE_COPY_SHARE): off, from the
+# smallest one-copy message up, under strong progress
+for share in 0 16384; do
+	for mode in weak strong; do
+		run_case "p2p_copy share $share $mode" \
+			"$(printf 'ok %s\n' sizes any_source derived truncation modes share mechanisms)" \
+			-- -n 2 --progress=$mode --timeout 120 -x SHMPI_SINGLE_COPY_SHARE=$share \
+			"$PROGS/p2p_copy" $cma
+	done
 done
 
 # process_vm_readv refused: the rank stops trying, the messages come
@@ -50,11 +62,19 @@ done
 [ -z "$cma" ] || { [ -z "$bad" ] || fail "single copy:$bad"; exit 0; }
 for mech in auto cma; do
 	run_case "p2p_copy refused, $mech" \
-		"$(printf 'ok %s\n' sizes any_source derived truncation modes mechanisms)" \
+		"$(printf 'ok %s\n' sizes any_source derived truncation modes share mechanisms)" \
 		-- -n 3 --timeout 120 --verbose -x SHMPI_SINGLE_COPY=$mech \
 		"$PROGS/seccomp_deny" process_vm_readv=EPERM,process_vm_writev=EPERM "$PROGS/p2p_copy" nocma
 	grep -q '^shmrun: single copy of large messages: .*process_vm_readv refused' "$TMP/err" ||
 		{ echo "refused, $mech: not reported: $(cat "$TMP/err")"; bad="$bad verbose/$mech"; }
+done
+# only process_vm_writev refused: a sender gives its chunk back and stops
+# helping; the receivers copy everything
+for n in 2 3; do
+	run_case "p2p_copy push refused -n $n" \
+		"$(printf 'ok %s\n' sizes any_source derived truncation modes share mechanisms)" \
+		-- -n $n --timeout 120 "$PROGS/seccomp_deny" process_vm_writev=EPERM \
+		"$PROGS/p2p_copy" nopush
 done
 run_case "p2p_calls refused" \
 	"$(printf 'ok %s\n' sizes any ordering tags truncation ssend rsend probe persistent cancel completion proc_null replace pairs errors)" \

@@ -3,14 +3,20 @@
  * data moves changes: the eager limit, SHMPI_SINGLE_COPY_MIN, the channels'
  * chunk; from send buffers in malloc'd memory, MPI_Alloc_mem memory and
  * window memory; with derived datatypes on either side, MPI_ANY_SOURCE,
- * truncation, MPI_Ssend, a matched probe, and messages to oneself.
+ * truncation, MPI_Ssend, a matched probe, and messages to oneself; and
+ * messages whose copy the receiver shares with a sender inside MPI
+ * (SHMPI_SINGLE_COPY_SHARE).
  *
- *   p2p_copy [cma|nocma]   nocma: process_vm_readv is refused here
+ *   p2p_copy [cma|nocma|nopush]   nocma: process_vm_readv is refused here;
+ *                                 nopush: only process_vm_writev is
  *
  * Under shmpi it also checks, with the MPI_T performance variables
  * p2p_rndv_cma, _mapped and _pipeline, that every rendezvous message took
  * the way SHMPI_SINGLE_COPY (read as a control variable) and the buffer
- * call for (README, "Large messages"); elsewhere only the data.
+ * call for (README, "Large messages"), and with p2p_rndv_shared and
+ * p2p_rndv_pushed_bytes which copies were shared and that senders did
+ * write some of the data (at 2 ranks, where each has a core; never under
+ * nopush); elsewhere only the data.
  */
 #include "testutil.h"
 
@@ -23,8 +29,9 @@ static const char *const mech_names[MECHS] = { "cma", "mapped", "pipeline" };
 /* the choices of SHMPI_SINGLE_COPY, in its order */
 enum knob { K_AUTO, K_CMA, K_MAPPED, K_PIPELINE };
 
-static int rank, size, cma_ok = 1, have_mpit;
-static int knob = K_AUTO, copy_min = 16384;
+static int rank, size, cma_ok = 1, push_ok = 1, have_mpit;
+static int knob = K_AUTO, copy_min = 16384, share_min = 131072;
+static MPI_T_pvar_handle shared_pvar, pushed_pvar;
 static long expect[MECHS];
 static MPI_T_pvar_session session;
 static MPI_T_pvar_handle pvar[MECHS];
@@ -70,9 +77,18 @@ static int cvar_int(const char *name, int *out)
 	return 1;
 }
 
+static void pvar_open(const char *name, MPI_T_pvar_handle *h)
+{
+	int i, n;
+
+	CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &i) == MPI_SUCCESS);
+	CHECK(MPI_T_pvar_handle_alloc(session, i, NULL, h, &n) == MPI_SUCCESS);
+	CHECK(MPI_T_pvar_start(session, *h) == MPI_SUCCESS);
+}
+
 static void mpit_start(void)
 {
-	int provided, n;
+	int provided;
 
 	CHECK(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS);
 	have_mpit = cvar_int("SHMPI_SINGLE_COPY", &knob) &&
@@ -82,13 +98,21 @@ static void mpit_start(void)
 	CHECK(MPI_T_pvar_session_create(&session) == MPI_SUCCESS);
 	for (int m = 0; m < MECHS; m++) {
 		char name[64];
-		int i;
 
 		snprintf(name, sizeof(name), "p2p_rndv_%s", mech_names[m]);
-		CHECK(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &i) == MPI_SUCCESS);
-		CHECK(MPI_T_pvar_handle_alloc(session, i, NULL, &pvar[m], &n) == MPI_SUCCESS);
-		CHECK(MPI_T_pvar_start(session, pvar[m]) == MPI_SUCCESS);
+		pvar_open(name, &pvar[m]);
 	}
+	CHECK(cvar_int("SHMPI_SINGLE_COPY_SHARE", &share_min));
+	pvar_open("p2p_rndv_shared", &shared_pvar);
+	pvar_open("p2p_rndv_pushed_bytes", &pushed_pvar);
+}
+
+static unsigned long long pvar_value(MPI_T_pvar_handle h)
+{
+	unsigned long long v;
+
+	CHECK(MPI_T_pvar_read(session, h, &v) == MPI_SUCCESS);
+	return v;
 }
 
 static void mpit_check(void)
@@ -336,6 +360,94 @@ static void test_modes(void)
 	free(r);
 }
 
+/*
+ * Shared copies: messages from malloc'd memory into contiguous buffers,
+ * around SHMPI_SINGLE_COPY_SHARE and up to 4 MiB, each rank sending to the
+ * next and receiving from the previous one at once (MPI_Sendrecv: each is
+ * a receiver that shares while it helps its own receiver), a truncated one
+ * (what is shared is what the buffer takes) and a strided receive (not
+ * shared).  Every receive of a contiguous buffer that a copy with
+ * process_vm_readv brings, of at least the threshold, is shared: counted.
+ */
+static void test_share(void)
+{
+	const size_t sizes[] = {
+		(size_t)share_min - 1, (size_t)share_min, ((size_t)1 << 20) + 3,
+		(size_t)4 << 20,
+	};
+	int to = (rank + 1) % size, from = (rank + size - 1) % size, round = 60, rc, cls;
+	int cma = cma_ok && from != rank && (knob == K_AUTO || knob == K_CMA);
+	unsigned long long shared0 = 0, pushed0 = 0, pushed, all;
+	long want = 0;
+	size_t big = (size_t)4 << 20;
+	unsigned char *s = malloc(big), *r = malloc(big + 1);
+	MPI_Datatype strided;
+	MPI_Status st;
+
+	CHECK(s && r);
+	if (have_mpit) {
+		shared0 = pvar_value(shared_pvar);
+		pushed0 = pvar_value(pushed_pvar);
+	}
+	for (int rep = 0; rep < 3; rep++)
+		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++, round++) {
+			size_t n = sizes[i];
+
+			if (share_min <= 0)
+				n = (size_t)1 << 20;
+			tu_fill(s, n, rank, round);
+			memset(r, 0xee, n + 1);
+			CHECK_MPI(MPI_Sendrecv(s, (int)n, MPI_BYTE, to, round, r, (int)n,
+					       MPI_BYTE, from, round, MPI_COMM_WORLD, &st));
+			CHECK(tu_verify(r, n, from, round));
+			CHECK(r[n] == 0xee);
+			expect_msg(n, IN_MALLOC, from == rank);
+			want += cma && share_min > 0 && n >= (size_t)share_min &&
+				n >= (size_t)copy_min;
+		}
+	/* truncated: 2 MiB into 1 MiB */
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	tu_fill(s, (size_t)2 << 20, rank, round);
+	memset(r, 0xee, ((size_t)1 << 20) + 1);
+	rc = MPI_Sendrecv(s, 2 << 20, MPI_BYTE, to, round, r, 1 << 20, MPI_BYTE, from, round,
+			  MPI_COMM_WORLD, &st);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+	MPI_Error_class(rc, &cls);
+	CHECK(cls == MPI_ERR_TRUNCATE);
+	CHECK(tu_verify(r, (size_t)1 << 20, from, round));
+	CHECK(r[(size_t)1 << 20] == 0xee);
+	expect_msg((size_t)2 << 20, IN_MALLOC, from == rank);
+	want += cma && share_min > 0 && ((size_t)1 << 20) >= (size_t)share_min &&
+		((size_t)2 << 20) >= (size_t)copy_min;
+	round++;
+	/* strided receive: 1 MiB into every other 4 KiB block of 2 MiB */
+	CHECK_MPI(MPI_Type_vector(256, 4096, 8192, MPI_BYTE, &strided));
+	CHECK_MPI(MPI_Type_commit(&strided));
+	free(r);
+	r = malloc((size_t)2 << 20);
+	CHECK(r != NULL);
+	tu_fill(s, (size_t)1 << 20, rank, round);
+	CHECK_MPI(MPI_Sendrecv(s, 1 << 20, MPI_BYTE, to, round, r, 1, strided, from, round,
+			       MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+	for (size_t b = 0; b < 256; b++)
+		for (size_t j = 0; j < 4096; j++)
+			CHECK(r[b * 8192 + j] == tu_pattern(from, round, b * 4096 + j));
+	expect_msg((size_t)1 << 20, IN_MALLOC, from == rank);
+	MPI_Type_free(&strided);
+	if (have_mpit) {
+		CHECK((long)(pvar_value(shared_pvar) - shared0) == want);
+		pushed = pvar_value(pushed_pvar) - pushed0;
+		if (!push_ok)
+			CHECK(pushed == 0);
+		CHECK_MPI(MPI_Allreduce(&pushed, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
+					MPI_COMM_WORLD));
+		if (size == 2 && cma && push_ok && share_min > 0)
+			CHECK(all > 0);
+	}
+	free(s);
+	free(r);
+}
+
 int main(int argc, char **argv)
 {
 	const char *which = "all";
@@ -344,6 +456,7 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	cma_ok = !(argc > 1 && !strcmp(argv[1], "nocma"));
+	push_ok = !(argc > 1 && !strcmp(argv[1], "nopush"));
 	mpit_start();
 	CHECK_MPI(MPI_Win_allocate((MPI_Aint)WIN_BYTES, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
 				   &win_mem, &win));
@@ -352,6 +465,7 @@ int main(int argc, char **argv)
 	TU_RUN("derived", test_derived);
 	TU_RUN("truncation", test_truncation);
 	TU_RUN("modes", test_modes);
+	TU_RUN("share", test_share);
 	mpit_check();
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 0)
