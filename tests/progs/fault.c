@@ -9,11 +9,15 @@
  *          access epoch rank 0 waits to end), recv (the others wait in
  *          MPI_Recv for it), send (rank 0 copies a 128 MiB message from
  *          rank 1's memory, rank 1 dies a few milliseconds into the copy;
- *          the others wait in MPI_Recv for it)
+ *          the others wait in MPI_Recv for it), shared (the same, but rank
+ *          0 shares the copy with rank 1, which helps from inside MPI_Wait
+ *          until another of its threads makes it die: SHMPI_SINGLE_COPY_SHARE;
+ *          not with abort, which that thread may not call)
  *   fault hold S: nobody dies; every rank holds still for S seconds (for
  *          probes from outside the job)
  * The job must end within seconds, whatever the others block in.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -31,6 +35,14 @@ static void die(const char *how)
 	else
 		MPI_Abort(MPI_COMM_WORLD, 9);
 	_exit(3);
+}
+
+/* The thread that ends rank 1 a few milliseconds into the shared copy. */
+static void *die_soon(void *how)
+{
+	tu_sleep_ms(5);
+	die(how);
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -90,6 +102,30 @@ int main(int argc, char **argv)
 			CHECK_MPI(MPI_Win_complete(win));
 		}
 		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	} else if (!strcmp(where, "shared")) {
+		size_t n = (size_t)128 << 20;
+		char *big = malloc(n);
+		MPI_Request req;
+		pthread_t t;
+
+		CHECK(big != NULL);
+		memset(big, 1, n);
+		/* a first large message: rank 0 then knows process_vm_readv
+		 * works, and shares the next copy */
+		if (tu_rank == 1) {
+			CHECK_MPI(MPI_Send(big, 1 << 20, MPI_CHAR, 0, 1, MPI_COMM_WORLD));
+			CHECK_MPI(MPI_Isend(big, (int)n, MPI_CHAR, 0, 0, MPI_COMM_WORLD, &req));
+			CHECK(pthread_create(&t, NULL, die_soon, (void *)how) == 0);
+			CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+			pthread_join(t, NULL);
+		}
+		if (tu_rank == 0) {
+			CHECK_MPI(MPI_Recv(big, 1 << 20, MPI_CHAR, 1, 1, MPI_COMM_WORLD,
+					   MPI_STATUS_IGNORE));
+			CHECK_MPI(MPI_Recv(big, (int)n, MPI_CHAR, 1, 0, MPI_COMM_WORLD,
+					   MPI_STATUS_IGNORE));
+		}
+		CHECK_MPI(MPI_Recv(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
 	} else if (!strcmp(where, "send")) {
 		size_t n = (size_t)128 << 20;
 		char *big = malloc(n);
