@@ -290,24 +290,28 @@ static void pull_mapped(const struct layout *src, struct request *r, uint64_t by
 
 #define COPY_IOV (IOV_MAX < 1024 ? IOV_MAX : 1024)
 
-/* process_vm_readv bytes of the stream of src (in process pid) into dst's;
+/* Move bytes of the packed streams between local (this process) and remote
+ * (process pid): process_vm_readv from remote into local, or with write
+ * process_vm_writev from local into remote; IOV_MAX runs of each per call.
  * 0 or -errno. */
-static int pull_cma(pid_t pid, const struct layout *src, const struct layout *dst,
-		    uint64_t bytes)
+static int cma_move(pid_t pid, const struct layout *local, const struct layout *remote,
+		    uint64_t bytes, int write)
 {
 	static struct iovec liov[COPY_IOV], riov[COPY_IOV];
 	uint64_t off = 0;
 
 	while (off < bytes) {
 		uint64_t lgot, rgot;
-		int nl = layout_iov(dst, off, bytes - off, liov, COPY_IOV, &lgot);
-		int nr = layout_iov(src, off, lgot, riov, COPY_IOV, &rgot);
+		int nl = layout_iov(local, off, bytes - off, liov, COPY_IOV, &lgot);
+		int nr = layout_iov(remote, off, lgot, riov, COPY_IOV, &rgot);
 		ssize_t n;
 
 		/* the local iovec may cover more than the remote one: the call
 		 * copies what both cover */
-		n = process_vm_readv(pid, liov, (unsigned long)nl, riov,
-				     (unsigned long)nr, 0);
+		n = write ? process_vm_writev(pid, liov, (unsigned long)nl, riov,
+					      (unsigned long)nr, 0)
+			  : process_vm_readv(pid, liov, (unsigned long)nl, riov,
+					     (unsigned long)nr, 0);
 		if (n < 0)
 			return -errno;
 		if (n == 0)
@@ -317,26 +321,38 @@ static int pull_cma(pid_t pid, const struct layout *src, const struct layout *ds
 	return 0;
 }
 
+/* A failed process_vm_* call: a refusal (see the top) sends this rank
+ * through the channels from now on; another failure (ESRCH: the peer went
+ * away, and the job ends) concerns that transfer alone. */
+static void cma_failed(int rc)
+{
+	if (rc != -EPERM && rc != -ENOSYS && rc != -EACCES)
+		return;
+	cp.cma_denied = 1;
+	copy_tell(SHM_JOB_COPY_DENIED);
+}
+
+/* The process of world rank r (its control block, shm/job.h). */
+static pid_t copy_pid(int r)
+{
+	return atomic_load_explicit(&shm_job_rank(rt.job, r)->pid, memory_order_relaxed);
+}
+
 static int copy_cma(struct request *r, int src, const struct layout *from, uint64_t bytes)
 {
-	pid_t pid = atomic_load_explicit(&shm_job_rank(rt.job, src)->pid,
-					 memory_order_relaxed);
+	pid_t pid = copy_pid(src);
 	struct copy_run one, *runs;
 	struct layout to;
 	int rc;
 
 	if (layout_of(&to, &one, &runs, r->rbuf, r->count, r->dt) < 0)
 		return 0;
-	rc = pull_cma(pid, from, &to, bytes);
+	rc = cma_move(pid, &to, from, bytes, 0);
 	free(runs);
-	if (rc == -EPERM || rc == -ENOSYS || rc == -EACCES) {
-		/* not allowed here (see the top): the channels from now on */
-		cp.cma_denied = 1;
-		copy_tell(SHM_JOB_COPY_DENIED);
+	if (rc < 0) {
+		cma_failed(rc);
 		return 0;
 	}
-	if (rc < 0)
-		return 0;	/* the sender went away (ESRCH): the job ends */
 	copy_tell(SHM_JOB_COPY_CMA);
 	pvar_c.rndv_cma++;
 	return 1;
@@ -371,5 +387,45 @@ int copy_pull(struct request *r, int src, const void *desc, uint32_t len)
 	}
 	if (mode != SHM_COPY_MAPPED && !cp.cma_denied)
 		return copy_cma(r, src, &from, bytes);
+	return 0;
+}
+
+/* ---- RMA on private memory (rma_pkt_origin.c) -------------------------- */
+
+int copy_rma_usable(uint64_t bytes)
+{
+	long mode = knobs_val[SHM_KNOB_SINGLE_COPY];
+
+	if ((mode != SHM_COPY_AUTO && mode != SHM_COPY_CMA) ||
+	    bytes < (uint64_t)knobs_val[SHM_KNOB_SINGLE_COPY_MIN])
+		return 0;
+	if (cp.cma_denied)
+		copy_tell(SHM_JOB_COPY_RMA_DENIED);
+	return !cp.cma_denied;
+}
+
+int copy_rma(int world, int write, const void *buf, MPI_Count count,
+	     const struct datatype *dt, uint64_t raddr, MPI_Count rcount,
+	     const struct datatype *rdt, uint64_t bytes)
+{
+	struct copy_run lone, rone, *lruns = NULL, *rruns = NULL;
+	struct layout local, remote;
+	int rc;
+
+	rc = layout_of(&local, &lone, &lruns, buf, count, dt);
+	if (rc == 0)
+		rc = layout_of(&remote, &rone, &rruns, (const void *)(uintptr_t)raddr, rcount,
+			       rdt);
+	if (rc == 0)
+		rc = cma_move(copy_pid(world), &local, &remote, bytes, write);
+	free(rruns);
+	free(lruns);
+	if (rc < 0) {
+		cma_failed(rc);
+		if (cp.cma_denied)
+			copy_tell(SHM_JOB_COPY_RMA_DENIED);
+		return rc;
+	}
+	copy_tell(SHM_JOB_COPY_RMA);
 	return 0;
 }

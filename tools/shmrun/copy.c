@@ -112,25 +112,42 @@ void run_copy_info(void)
 	       rc == 0 ? " or with process_vm_readv" : ", else through the channels");
 }
 
+struct copy_found {
+	unsigned bit;
+	const char *what;
+};
+
+/* One line of what the job's ranks found of the n findings in f. */
+static void copy_say(unsigned bits, const struct copy_found *f, size_t n, const char *of,
+		     const char *none)
+{
+	char line[256] = "";
+	size_t at = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((bits & f[i].bit) && at < sizeof(line))
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s",
+					       at ? "; " : "", f[i].what);
+	run_msg("single copy of %s: %s", of, at ? line : none);
+}
+
 void run_copy_verbose(const struct run_job *job)
 {
-	static const struct {
-		unsigned bit;
-		const char *what;
-	} found[] = {
+	static const struct copy_found msg[] = {
 		{ SHM_JOB_COPY_MAPPED, "copied from mapped memory" },
 		{ SHM_JOB_COPY_CMA, "copied with process_vm_readv" },
 		{ SHM_JOB_COPY_DENIED, "process_vm_readv refused: those ranks used the "
 				       "channels" },
 	};
+	static const struct copy_found rma[] = {
+		{ SHM_JOB_COPY_RMA, "copied with process_vm_writev and process_vm_readv" },
+		{ SHM_JOB_COPY_RMA_DENIED, "refused: those ranks used packets" },
+	};
 	unsigned bits = atomic_load_explicit(&job->hdr->single_copy, memory_order_relaxed);
-	char line[256] = "";
-	size_t at = 0;
 
-	for (size_t i = 0; i < sizeof(found) / sizeof(found[0]); i++)
-		if ((bits & found[i].bit) && at < sizeof(line))
-			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s",
-					       at ? "; " : "", found[i].what);
-	run_msg("single copy of large messages: %s",
-		bits ? line : "none (no message took it)");
+	copy_say(bits, msg, sizeof(msg) / sizeof(msg[0]), "large messages",
+		 "none (no message took it)");
+	/* puts and gets on private memory: said when the job made one that large */
+	if (bits & (SHM_JOB_COPY_RMA | SHM_JOB_COPY_RMA_DENIED))
+		copy_say(bits, rma, sizeof(rma) / sizeof(rma[0]), "RMA on private memory", "");
 }
