@@ -1,5 +1,8 @@
 /*
- * One-copy transfers of rendezvous messages (p2p_copy.h).
+ * One-copy transfers of rendezvous messages (p2p_copy.h), and of puts and
+ * gets on private memory (rma_pkt_origin.c: the origin moves them with
+ * process_vm_writev or process_vm_readv, under the permission and the
+ * probe described below; copy_rma at the end).
  *
  * The RTS of a message of at least SHMPI_SINGLE_COPY_MIN bytes carries a
  * description of the sender's buffer: the address of its first element in

@@ -10,7 +10,7 @@
 # copy (the window's info key shmpi_single_copies).
 . "$SHMPI_TOP/tests/lib.sh"
 
-all="$(printf 'ok %s\n' sizes derived requests lockwait order)"
+all="$(printf 'ok %s\n' sizes derived requests lockwait order dynamic)"
 # qemu-user (make check ARCH=aarch64) does not emulate process_vm_*: there
 # every operation takes the packets, as under the seccomp filter below
 cma=cma
@@ -38,7 +38,7 @@ done
 # the adversarial mode queues every operation to its synchronization (and
 # shuffles puts and gets, so the order case does not apply)
 for n in 2 4; do
-	for t in sizes derived requests lockwait; do
+	for t in sizes derived requests lockwait dynamic; do
 		run_case "adversarial $t -n $n" "ok $t" \
 			-- -n $n --timeout 120 --adversarial $((n * 7)) \
 			"$PROGS/rma_single_copy" $t none

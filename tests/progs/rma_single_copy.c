@@ -10,6 +10,7 @@
  *   derived   strided and indexed types on either side or both, in lock
  *             and fence epochs
  *   requests  MPI_Rput and MPI_Rget (lock_all), waited for
+ *   dynamic   a dynamic window on malloc memory, lock_all and flush
  *   lockwait  rank 0 holds an exclusive lock on itself while rank 1 puts
  *             to it in an exclusive lock epoch: nothing lands before rank
  *             0 lets the lock go
@@ -19,7 +20,7 @@
  *             sequential model of the target's memory: shmpi applies one
  *             origin's operations to a target in the order they were
  *             issued, whichever way each moves (README), which MPI itself
- *             does not promise for puts and gets (MPI 3.1, section 11.7.1)
+ *             does not promise for puts and gets (MPI 3.1, section 11.7.2)
  * The last argument says what the window's info key shmpi_single_copies
  * must count: "cma" (every put and get of at least the threshold moved in
  * one copy), "none" (none did), or nothing (another MPI: no count).
@@ -73,12 +74,12 @@ static void check_own(const unsigned char *want, size_t n, int line)
 	CHECK_MPI(MPI_Win_unlock(rank, win));
 }
 
-static long info_long(const char *key, int *found)
+static long info_long(MPI_Win w, const char *key, int *found)
 {
 	char v[64] = "";
 	MPI_Info info;
 
-	CHECK_MPI(MPI_Win_get_info(win, &info));
+	CHECK_MPI(MPI_Win_get_info(w, &info));
 	CHECK_MPI(MPI_Info_get(info, key, (int)sizeof(v) - 1, v, found));
 	CHECK_MPI(MPI_Info_free(&info));
 	return atol(v);
@@ -91,11 +92,12 @@ static void issued(size_t bytes)
 		copies++;
 }
 
-/* The window's count of single copies is what this rank's operations made. */
-static void check_copies(int line)
+/* Window w's count of single copies is what this rank's operations on it
+ * made (copies, from issued()). */
+static void check_copies_of(MPI_Win w, int line)
 {
 	int found = 0;
-	long got = info_long("shmpi_single_copies", &found);
+	long got = info_long(w, "shmpi_single_copies", &found);
 
 	if (!*expect)
 		return;
@@ -105,6 +107,11 @@ static void check_copies(int line)
 			got, copies);
 		CHECK(0);
 	}
+}
+
+static void check_copies(int line)
+{
+	check_copies_of(win, line);
 }
 
 static void epoch_open(enum epoch e)
@@ -406,6 +413,54 @@ static void test_lockwait(void)
 	free(want);
 }
 
+/* A dynamic window with a malloc region attached at every rank, whose
+ * addresses are the targets' own. */
+static void test_dynamic(void)
+{
+	size_t n = (1u << 20) + 5, d = 100, rsize = 2u << 20;
+	unsigned char *region = malloc(rsize), *buf = malloc(n), *got = malloc(n);
+	long saved = copies;
+	MPI_Aint *addr = malloc((size_t)size * sizeof(*addr));
+	MPI_Win dwin;
+	int r = 400;
+
+	CHECK(region && buf && got && addr);
+	CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dwin));
+	CHECK_MPI(MPI_Win_attach(dwin, region, (MPI_Aint)rsize));
+	for (size_t i = 0; i < rsize; i++)
+		region[i] = img(rank, r, i);
+	CHECK_MPI(MPI_Get_address(region, &addr[rank]));
+	CHECK_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, addr, 1, MPI_AINT,
+				MPI_COMM_WORLD));
+	copies = 0;
+	tu_fill(buf, n, rank, r + 1);
+	CHECK_MPI(MPI_Win_lock_all(0, dwin));
+	CHECK_MPI(MPI_Put(buf, (int)n, MPI_BYTE, next, addr[next] + (MPI_Aint)d, (int)n,
+			  MPI_BYTE, dwin));
+	issued(n);
+	CHECK_MPI(MPI_Win_flush(next, dwin));
+	CHECK_MPI(MPI_Get(got, (int)n, MPI_BYTE, next, addr[next] + (MPI_Aint)(d + 1),
+			  (int)n, MPI_BYTE, dwin));
+	issued(n);
+	CHECK_MPI(MPI_Win_unlock_all(dwin));
+	CHECK(!memcmp(got, buf + 1, n - 1));
+	CHECK(got[n - 1] == img(next, r, d + n));
+	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, dwin));
+	for (size_t i = 0; i < rsize; i++)
+		CHECK(region[i] == (i >= d && i < d + n ? tu_pattern(prev, r + 1, i - d)
+							: img(rank, r, i)));
+	CHECK_MPI(MPI_Win_unlock(rank, dwin));
+	check_copies_of(dwin, __LINE__);
+	copies = saved;
+	CHECK_MPI(MPI_Win_detach(dwin, region));
+	CHECK_MPI(MPI_Win_free(&dwin));
+	free(region);
+	free(buf);
+	free(got);
+	free(addr);
+}
+
 /* Put n bytes of pattern seed from a buffer of keep[] (kept to the end of
  * the epoch: a put may read it until then) at `at` of the next rank, and
  * into the model of its memory. */
@@ -519,6 +574,7 @@ int main(int argc, char **argv)
 	TU_RUN("requests", test_requests);
 	TU_RUN("lockwait", test_lockwait);
 	TU_RUN("order", test_order);
+	TU_RUN("dynamic", test_dynamic);
 	CHECK_MPI(MPI_Win_free(&win));
 	MPI_Group_free(&g_next);
 	MPI_Group_free(&g_prev);

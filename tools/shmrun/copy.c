@@ -3,7 +3,9 @@
  * them: --info probes whether process_vm_readv(2) works between two
  * processes started as shmrun starts the ranks, and --verbose says, at the
  * end of a job, what its ranks found (the SHM_JOB_COPY_* bits of the
- * job's header).
+ * job's header), for messages and for puts and gets on private memory
+ * (src/rma_pkt_origin.c), which move with process_vm_writev and _readv
+ * under the same permission.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -109,7 +111,10 @@ void run_copy_info(void)
 	if (scope >= 0)
 		printf(" (Yama ptrace_scope %d)", scope);
 	printf("; large messages copy once from mapped memory%s\n",
-	       rc == 0 ? " or with process_vm_readv" : ", else through the channels");
+	       rc == 0 ? " or with process_vm_readv, large puts and gets on private "
+			 "memory with process_vm_writev and process_vm_readv" :
+	       ", else through the channels, and puts and gets on private memory "
+	       "go as packets");
 }
 
 struct copy_found {
