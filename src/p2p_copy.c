@@ -96,12 +96,24 @@ struct layout {
 /* MPI_Alloc_mem segments of other ranks mapped here to pull from. */
 #define COPY_MAPS 8
 
+/*
+ * The engine pulls messages (under its lock, in the progress thread under
+ * strong progress) while the application thread copies puts and gets
+ * (copy_rma): the two findings below are shared by both, relaxed (a
+ * refusal seen late costs one more refused call), and each side has its
+ * iovecs.
+ */
 static struct {
-	int cma_denied;		/* a pull was refused: never again */
-	unsigned told;		/* SHM_JOB_COPY_* bits already published */
+	shm_atomic_u32 cma_denied;	/* a call was refused: never again */
+	shm_atomic_u32 told;		/* SHM_JOB_COPY_* bits already published */
 	struct shm_seg map[COPY_MAPS];
 	unsigned next_map;	/* the slot to reuse next */
 } cp;
+
+static int cma_denied(void)
+{
+	return (int)atomic_load_explicit(&cp.cma_denied, memory_order_relaxed);
+}
 
 void copy_init(void)
 {
@@ -117,15 +129,17 @@ void copy_fini(void)
 	for (int i = 0; i < COPY_MAPS; i++)
 		if (cp.map[i].base)
 			shm_seg_close(&cp.map[i]);
-	memset(&cp, 0, sizeof(cp));
+	cp.next_map = 0;
+	atomic_store_explicit(&cp.cma_denied, 0, memory_order_relaxed);
+	atomic_store_explicit(&cp.told, 0, memory_order_relaxed);
 }
 
 /* Record a finding in the job's header once (shmrun --verbose). */
 static void copy_tell(unsigned bit)
 {
-	if (cp.told & bit)
+	if (atomic_load_explicit(&cp.told, memory_order_relaxed) & bit)
 		return;
-	cp.told |= bit;
+	atomic_fetch_or_explicit(&cp.told, bit, memory_order_relaxed);
 	atomic_fetch_or_explicit(&rt.job->single_copy, bit, memory_order_relaxed);
 }
 
@@ -297,10 +311,15 @@ static void pull_mapped(const struct layout *src, struct request *r, uint64_t by
  * (process pid): process_vm_readv from remote into local, or with write
  * process_vm_writev from local into remote; IOV_MAX runs of each per call.
  * 0 or -errno. */
-static int cma_move(pid_t pid, const struct layout *local, const struct layout *remote,
-		    uint64_t bytes, int write)
+/* The iovecs of one side (see cp). */
+struct cma_iov {
+	struct iovec l[COPY_IOV], r[COPY_IOV];
+};
+
+static int cma_move(struct cma_iov *v, pid_t pid, const struct layout *local,
+		    const struct layout *remote, uint64_t bytes, int write)
 {
-	static struct iovec liov[COPY_IOV], riov[COPY_IOV];
+	struct iovec *liov = v->l, *riov = v->r;
 	uint64_t off = 0;
 
 	while (off < bytes) {
@@ -331,7 +350,7 @@ static void cma_failed(int rc)
 {
 	if (rc != -EPERM && rc != -ENOSYS && rc != -EACCES)
 		return;
-	cp.cma_denied = 1;
+	atomic_store_explicit(&cp.cma_denied, 1, memory_order_relaxed);
 	copy_tell(SHM_JOB_COPY_DENIED);
 }
 
@@ -343,6 +362,7 @@ static pid_t copy_pid(int r)
 
 static int copy_cma(struct request *r, int src, const struct layout *from, uint64_t bytes)
 {
+	static struct cma_iov engine_iov;	/* under the engine's lock */
 	pid_t pid = copy_pid(src);
 	struct copy_run one, *runs;
 	struct layout to;
@@ -350,7 +370,7 @@ static int copy_cma(struct request *r, int src, const struct layout *from, uint6
 
 	if (layout_of(&to, &one, &runs, r->rbuf, r->count, r->dt) < 0)
 		return 0;
-	rc = cma_move(pid, &to, from, bytes, 0);
+	rc = cma_move(&engine_iov, pid, &to, from, bytes, 0);
 	free(runs);
 	if (rc < 0) {
 		cma_failed(rc);
@@ -388,7 +408,7 @@ int copy_pull(struct request *r, int src, const void *desc, uint32_t len)
 			return 1;
 		}
 	}
-	if (mode != SHM_COPY_MAPPED && !cp.cma_denied)
+	if (mode != SHM_COPY_MAPPED && !cma_denied())
 		return copy_cma(r, src, &from, bytes);
 	return 0;
 }
@@ -402,15 +422,18 @@ int copy_rma_usable(uint64_t bytes)
 	if ((mode != SHM_COPY_AUTO && mode != SHM_COPY_CMA) ||
 	    bytes < (uint64_t)knobs_val[SHM_KNOB_SINGLE_COPY_MIN])
 		return 0;
-	if (cp.cma_denied)
+	if (cma_denied())
 		copy_tell(SHM_JOB_COPY_RMA_DENIED);
-	return !cp.cma_denied;
+	return !cma_denied();
 }
 
 int copy_rma(int world, int write, const void *buf, MPI_Count count,
 	     const struct datatype *dt, uint64_t raddr, MPI_Count rcount,
 	     const struct datatype *rdt, uint64_t bytes)
 {
+	/* the calling thread's: one at a time calls MPI (under
+	 * MPI_THREAD_MULTIPLE, holding the library's lock) */
+	static struct cma_iov app_iov;
 	struct copy_run lone, rone, *lruns = NULL, *rruns = NULL;
 	struct layout local, remote;
 	int rc;
@@ -420,12 +443,12 @@ int copy_rma(int world, int write, const void *buf, MPI_Count count,
 		rc = layout_of(&remote, &rone, &rruns, (const void *)(uintptr_t)raddr, rcount,
 			       rdt);
 	if (rc == 0)
-		rc = cma_move(copy_pid(world), &local, &remote, bytes, write);
+		rc = cma_move(&app_iov, copy_pid(world), &local, &remote, bytes, write);
 	free(rruns);
 	free(lruns);
 	if (rc < 0) {
 		cma_failed(rc);
-		if (cp.cma_denied)
+		if (cma_denied())
 			copy_tell(SHM_JOB_COPY_RMA_DENIED);
 		return rc;
 	}
