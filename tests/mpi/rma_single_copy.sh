@@ -1,5 +1,5 @@
-# Put and get on windows of private memory in one copy (README, "Windows
-# of private memory"; tests/progs/rma_single_copy.c): every way the knob
+# Put and get on windows of private memory in one copy (README, "What is
+# implemented"; tests/progs/rma_single_copy.c): every way the knob
 # SHMPI_SINGLE_COPY forces (auto and cma: process_vm_writev/readv above
 # SHMPI_SINGLE_COPY_MIN; mapped and pipeline: packets through the target's
 # engine), the threshold moved, 2 and 4 ranks, both progress modes, the
@@ -16,15 +16,13 @@ all="$(printf 'ok %s\n' sizes derived requests lockwait order dynamic)"
 cma=cma
 [ -z "${SHMPI_EMULATED:-}" ] || cma=none
 bad=
-for cfg in "auto $cma" "cma $cma" "mapped none" "pipeline none"; do
+# every way, at 2 ranks; the single copy at 4 ranks and under strong
+# progress too, and the packets under strong progress
+for cfg in "auto $cma 2 weak" "auto $cma 4 weak" "auto $cma 4 strong" "cma $cma 2 weak" \
+	   "mapped none 2 weak" "pipeline none 2 weak" "pipeline none 4 strong"; do
 	set -- $cfg
-	for n in 2 4; do
-		run_case "$1 -n $n" "$all" \
-			-- -n $n --timeout 120 -x SHMPI_SINGLE_COPY=$1 \
-			"$PROGS/rma_single_copy" all $2
-	done
-	run_case "$1 strong" "$all" \
-		-- -n 4 --progress=strong --timeout 120 -x SHMPI_SINGLE_COPY=$1 \
+	run_case "$1 -n $3 $4" "$all" \
+		-- -n $3 --progress=$4 --timeout 120 -x SHMPI_SINGLE_COPY=$1 \
 		"$PROGS/rma_single_copy" all $2
 done
 
@@ -37,30 +35,24 @@ done
 
 # the adversarial mode queues every operation to its synchronization (and
 # shuffles puts and gets, so the order case does not apply)
-for n in 2 4; do
-	for t in sizes derived requests lockwait dynamic; do
-		run_case "adversarial $t -n $n" "ok $t" \
-			-- -n $n --timeout 120 --adversarial $((n * 7)) \
-			"$PROGS/rma_single_copy" $t none
-	done
+for t in sizes derived requests lockwait dynamic; do
+	run_case "adversarial $t" "ok $t" \
+		-- -n 3 --timeout 120 --adversarial 21 "$PROGS/rma_single_copy" $t none
 done
 
 # refused: the rank stops trying at the first refusal and its operations
 # go as packets; shmrun says so (qemu-user has no seccomp(2))
 [ "$cma" = cma ] || { [ -z "$bad" ] || fail "single copy RMA:$bad"; exit 0; }
-for deny in process_vm_readv=EPERM,process_vm_writev=EPERM process_vm_writev=ENOSYS \
-	    process_vm_readv=EPERM; do
-	for progress in weak strong; do
-		run_case "refused $deny $progress" "$all" \
-			-- -n 2 --progress=$progress --timeout 120 --verbose \
-			"$PROGS/seccomp_deny" $deny "$PROGS/rma_single_copy" all
-		grep -q '^shmrun: single copy of RMA on private memory: .*refused: those ranks used packets' "$TMP/err" ||
-			{ echo "refused $deny: not reported: $(cat "$TMP/err")"; bad="$bad verbose/$deny"; }
-	done
+for cfg in "process_vm_readv=EPERM,process_vm_writev=EPERM weak none" \
+	   "process_vm_writev=ENOSYS strong -" "process_vm_readv=EPERM weak -"; do
+	set -- $cfg
+	[ "$3" != - ] || set -- "$1" "$2" ""
+	run_case "refused $1 $2" "$all" \
+		-- -n 2 --progress=$2 --timeout 120 --verbose \
+		"$PROGS/seccomp_deny" $1 "$PROGS/rma_single_copy" all $3
+	grep -q '^shmrun: single copy of RMA on private memory: .*refused: those ranks used packets' "$TMP/err" ||
+		{ echo "refused $1: not reported: $(cat "$TMP/err")"; bad="$bad verbose/$1"; }
 done
-run_case "refused, none" "$all" \
-	-- -n 3 --timeout 120 "$PROGS/seccomp_deny" \
-	process_vm_readv=EPERM,process_vm_writev=EPERM "$PROGS/rma_single_copy" all none
 
 # --verbose when it works
 run_job "$TMP/out" "$TMP/err" -- -n 2 --timeout 120 --verbose \
