@@ -117,6 +117,9 @@ struct shm_job_hdr {
 #define SHM_JOB_COPY_CMA	1u	/* a process_vm_readv between ranks worked */
 #define SHM_JOB_COPY_DENIED	2u	/* one was refused: that rank falls back */
 #define SHM_JOB_COPY_MAPPED	4u	/* a message was copied from mapped memory */
+#define SHM_JOB_COPY_RMA	8u	/* a put or get on private memory was copied
+					 * with process_vm_writev or _readv */
+#define SHM_JOB_COPY_RMA_DENIED	16u	/* one went as packets: the calls were refused */
 
 /* The channels of a job of n ranks: the data bytes of each ring and the
  * pool rings of each inbox (SHMPI_CHANNEL_BYTES and SHMPI_CHANNEL_RINGS

@@ -106,12 +106,15 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 		"memory every rank maps when the sender's buffer is there, else "
 		"with process_vm_readv, else through the channels), cma "
 		"(process_vm_readv only), mapped (mapped memory only), pipeline "
-		"(always through the channels, sender and receiver copying at once)" },
+		"(always through the channels, sender and receiver copying at once); "
+		"puts and gets on private memory: one copy by the origin under auto "
+		"and cma (process_vm_writev/readv), packets under the others" },
 	[SHM_KNOB_SINGLE_COPY_MIN] = {
 		"SHMPI_SINGLE_COPY_MIN", SHM_KNOB_UINT, "16384", NULL, 4294967295ul,
 		SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
 		"the smallest message (bytes) whose data moves in one copy; "
-		"smaller rendezvous messages go through the channels" },
+		"smaller rendezvous messages go through the channels (and smaller "
+		"puts and gets on private memory as packets)" },
 	[SHM_KNOB_SINGLE_COPY_SHARE] = {
 		"SHMPI_SINGLE_COPY_SHARE", SHM_KNOB_UINT, "131072", NULL, 4294967295ul,
 		SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,

@@ -101,6 +101,8 @@ enum call_id {
 	CALL_INEIGHBOR_ALLTOALLW, CALL_COMM_IDUP,
 	/* matched probe and receive (src/p2p_mprobe.c) */
 	CALL_MPROBE, CALL_MRECV,
+	/* a put or get on private memory in one copy (src/rma_pkt_origin.c) */
+	CALL_PUT, CALL_GET,
 	CALL_COUNT
 };
 
@@ -209,6 +211,8 @@ static inline const char *shm_rank_call_name(uint32_t call)
 		[CALL_COMM_IDUP] = "MPI_Comm_idup",
 		[CALL_MPROBE] = "MPI_Mprobe",
 		[CALL_MRECV] = "MPI_Mrecv",
+		[CALL_PUT] = "MPI_Put/Rput",
+		[CALL_GET] = "MPI_Get/Rget",
 	};
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == CALL_COUNT,

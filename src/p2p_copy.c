@@ -1,5 +1,8 @@
 /*
- * One-copy transfers of rendezvous messages (p2p_copy.h).
+ * One-copy transfers of rendezvous messages (p2p_copy.h), and of puts and
+ * gets on private memory (rma_pkt_origin.c: the origin moves them with
+ * process_vm_writev or process_vm_readv, under the permission and the
+ * probe described below; copy_rma at the end).
  *
  * The RTS of a message of at least SHMPI_SINGLE_COPY_MIN bytes carries a
  * description of the sender's buffer: the address of its first element in
@@ -93,14 +96,26 @@ struct layout {
 /* MPI_Alloc_mem segments of other ranks mapped here to pull from. */
 #define COPY_MAPS 8
 
+/*
+ * The engine pulls messages (under its lock, in the progress thread under
+ * strong progress) while the application thread copies puts and gets
+ * (copy_rma): the two findings below are shared by both, relaxed (a
+ * refusal seen late costs one more refused call), and each side has its
+ * iovecs.
+ */
 static struct {
-	int cma_denied;		/* a pull was refused: never again */
-	int share_denied;	/* a push was refused: never again */
-	uint32_t share_gen;	/* the generation of this rank's last share */
-	unsigned told;		/* SHM_JOB_COPY_* bits already published */
+	shm_atomic_u32 cma_denied;	/* a call was refused: never again */
+	shm_atomic_u32 told;		/* SHM_JOB_COPY_* bits already published */
+	int share_denied;	/* the engine's: a push was refused, never again */
+	uint32_t share_gen;	/* the engine's: the generation of its last share */
 	struct shm_seg map[COPY_MAPS];
 	unsigned next_map;	/* the slot to reuse next */
 } cp;
+
+static int cma_denied(void)
+{
+	return (int)atomic_load_explicit(&cp.cma_denied, memory_order_relaxed);
+}
 
 void copy_init(void)
 {
@@ -116,15 +131,17 @@ void copy_fini(void)
 	for (int i = 0; i < COPY_MAPS; i++)
 		if (cp.map[i].base)
 			shm_seg_close(&cp.map[i]);
-	memset(&cp, 0, sizeof(cp));
+	cp.next_map = 0;
+	atomic_store_explicit(&cp.cma_denied, 0, memory_order_relaxed);
+	atomic_store_explicit(&cp.told, 0, memory_order_relaxed);
 }
 
 /* Record a finding in the job's header once (shmrun --verbose). */
 static void copy_tell(unsigned bit)
 {
-	if (cp.told & bit)
+	if (atomic_load_explicit(&cp.told, memory_order_relaxed) & bit)
 		return;
-	cp.told |= bit;
+	atomic_fetch_or_explicit(&cp.told, bit, memory_order_relaxed);
 	atomic_fetch_or_explicit(&rt.job->single_copy, bit, memory_order_relaxed);
 }
 
@@ -292,23 +309,27 @@ static void pull_mapped(const struct layout *src, struct request *r, uint64_t by
 
 #define COPY_IOV (IOV_MAX < 1024 ? IOV_MAX : 1024)
 
-/*
- * Bytes [off, end) of the streams of mine (in this process) and theirs (in
- * process pid): read into mine (process_vm_readv) or, with write, written
- * from mine into theirs (process_vm_writev).  Returns 0 or -errno, and in
- * *moved the bytes that crossed.
- */
-static int cma_move(pid_t pid, const struct layout *mine, const struct layout *theirs,
-		    uint64_t off, uint64_t end, int write, uint64_t *moved)
+/* The iovecs of one side (see cp). */
+struct cma_iov {
+	struct iovec l[COPY_IOV], r[COPY_IOV];
+};
+
+/* Move bytes [off, end) of the packed streams between local (this process)
+ * and remote (process pid): process_vm_readv from remote into local, or
+ * with write process_vm_writev from local into remote; IOV_MAX runs of
+ * each per call.  0 or -errno, and in *moved the bytes that crossed. */
+static int cma_move(struct cma_iov *v, pid_t pid, const struct layout *local,
+		    const struct layout *remote, uint64_t off, uint64_t end, int write,
+		    uint64_t *moved)
 {
-	static struct iovec liov[COPY_IOV], riov[COPY_IOV];
+	struct iovec *liov = v->l, *riov = v->r;
 	uint64_t start = off;
 	int rc = 0;
 
 	while (off < end) {
 		uint64_t lgot, rgot;
-		int nl = layout_iov(mine, off, end - off, liov, COPY_IOV, &lgot);
-		int nr = layout_iov(theirs, off, lgot, riov, COPY_IOV, &rgot);
+		int nl = layout_iov(local, off, end - off, liov, COPY_IOV, &lgot);
+		int nr = layout_iov(remote, off, lgot, riov, COPY_IOV, &rgot);
 		ssize_t n;
 
 		/* the local iovec may cover more than the remote one: the call
@@ -327,10 +348,25 @@ static int cma_move(pid_t pid, const struct layout *mine, const struct layout *t
 	return rc;
 }
 
-static pid_t rank_pid(int rank)
+/* A failed process_vm_* call: a refusal (see the top) sends this rank
+ * through the channels from now on; another failure (ESRCH: the peer went
+ * away, and the job ends) concerns that transfer alone. */
+static void cma_failed(int rc)
 {
-	return atomic_load_explicit(&shm_job_rank(rt.job, rank)->pid, memory_order_relaxed);
+	if (rc != -EPERM && rc != -ENOSYS && rc != -EACCES)
+		return;
+	atomic_store_explicit(&cp.cma_denied, 1, memory_order_relaxed);
+	copy_tell(SHM_JOB_COPY_DENIED);
 }
+
+/* The process of world rank r (its control block, shm/job.h). */
+static pid_t copy_pid(int r)
+{
+	return atomic_load_explicit(&shm_job_rank(rt.job, r)->pid, memory_order_relaxed);
+}
+
+/* The engine's iovecs: pulls, and the shared copies' pushes, run under its lock. */
+static struct cma_iov engine_iov;
 
 /* ---- sharing a copy with the sender ------------------------------------- */
 
@@ -402,12 +438,12 @@ void copy_help(const struct request *r, int dst, const struct pkt *help)
 		.base = (uintptr_t)help->cookie2, .count = 1, .extent = (int64_t)total,
 		.size = total, .nruns = 1, .run = &to_run,
 	};
-	pid_t pid = rank_pid(dst);
+	pid_t pid = copy_pid(dst);
 
 	if (cp.share_denied || layout_of(&from, &one, &runs, r->sbuf, r->count, r->dt) < 0)
 		return;
 	while (share_claim(sh, (uint32_t)help->tag, total, &off, &end)) {
-		int rc = cma_move(pid, &from, &to, off, end, 1, &moved);
+		int rc = cma_move(&engine_iov, pid, &from, &to, off, end, 1, &moved);
 
 		if (moved) {
 			pvar_c.rndv_pushed_bytes += moved;
@@ -448,7 +484,7 @@ static int share_pull(struct shm_copy_share *sh, uint32_t gen, pid_t pid,
 	int rc;
 
 	while (share_claim(sh, gen, total, &off, &end)) {
-		rc = cma_move(pid, to, from, off, end, 0, &moved);
+		rc = cma_move(&engine_iov, pid, to, from, off, end, 0, &moved);
 		if (rc < 0) {
 			/* stop every claim; wait for the sender's */
 			uint64_t c = atomic_exchange_explicit(
@@ -464,7 +500,7 @@ static int share_pull(struct shm_copy_share *sh, uint32_t gen, pid_t pid,
 	if (!back)
 		return 0;
 	off = atomic_load_explicit(&sh->back_off, memory_order_relaxed);
-	return cma_move(pid, to, from, off, off + back, 0, &moved);
+	return cma_move(&engine_iov, pid, to, from, off, off + back, 0, &moved);
 }
 
 /* Pull with the sender's help (see above); -errno, or 1 when not shared. */
@@ -478,7 +514,7 @@ static int share_try(struct request *r, int src, const struct layout *from,
 	uint32_t gen;
 
 	if (!min || bytes < (uint64_t)min || bytes > SHARE_OFF_MASK || !r->dt->contig ||
-	    src == rt.rank || !(cp.told & SHM_JOB_COPY_CMA))
+	    src == rt.rank || !(atomic_load_explicit(&cp.told, memory_order_relaxed) & SHM_JOB_COPY_CMA))
 		return 1;
 	cp.share_gen = (cp.share_gen + 1) & SHARE_GEN_MASK;
 	if (!cp.share_gen)
@@ -495,7 +531,7 @@ static int share_try(struct request *r, int src, const struct layout *from,
 	};
 	offer(src, &help);
 	pvar_c.rndv_shared++;
-	return share_pull(sh, gen, rank_pid(src), from, to, bytes);
+	return share_pull(sh, gen, copy_pid(src), from, to, bytes);
 }
 
 static int copy_cma(struct request *r, int src, const struct layout *from, uint64_t bytes,
@@ -510,16 +546,12 @@ static int copy_cma(struct request *r, int src, const struct layout *from, uint6
 		return 0;
 	rc = share_try(r, src, from, &to, bytes, rts, offer);
 	if (rc == 1)
-		rc = cma_move(rank_pid(src), &to, from, 0, bytes, 0, &moved);
+		rc = cma_move(&engine_iov, copy_pid(src), &to, from, 0, bytes, 0, &moved);
 	free(runs);
-	if (rc == -EPERM || rc == -ENOSYS || rc == -EACCES) {
-		/* not allowed here (see the top): the channels from now on */
-		cp.cma_denied = 1;
-		copy_tell(SHM_JOB_COPY_DENIED);
+	if (rc < 0) {
+		cma_failed(rc);
 		return 0;
 	}
-	if (rc < 0)
-		return 0;	/* the sender went away (ESRCH): the job ends */
 	copy_tell(SHM_JOB_COPY_CMA);
 	pvar_c.rndv_cma++;
 	return 1;
@@ -553,7 +585,51 @@ int copy_pull(struct request *r, int src, const struct pkt *rts, const void *des
 			return 1;
 		}
 	}
-	if (mode != SHM_COPY_MAPPED && !cp.cma_denied)
+	if (mode != SHM_COPY_MAPPED && !cma_denied())
 		return copy_cma(r, src, &from, bytes, rts, offer);
+	return 0;
+}
+
+/* ---- RMA on private memory (rma_pkt_origin.c) -------------------------- */
+
+int copy_rma_usable(uint64_t bytes)
+{
+	long mode = knobs_val[SHM_KNOB_SINGLE_COPY];
+
+	if ((mode != SHM_COPY_AUTO && mode != SHM_COPY_CMA) ||
+	    bytes < (uint64_t)knobs_val[SHM_KNOB_SINGLE_COPY_MIN])
+		return 0;
+	if (cma_denied())
+		copy_tell(SHM_JOB_COPY_RMA_DENIED);
+	return !cma_denied();
+}
+
+int copy_rma(int world, int write, const void *buf, MPI_Count count,
+	     const struct datatype *dt, uint64_t raddr, MPI_Count rcount,
+	     const struct datatype *rdt, uint64_t bytes)
+{
+	/* the calling thread's: one at a time calls MPI (under
+	 * MPI_THREAD_MULTIPLE, holding the library's lock) */
+	static struct cma_iov app_iov;
+	struct copy_run lone, rone, *lruns = NULL, *rruns = NULL;
+	struct layout local, remote;
+	uint64_t moved;
+	int rc;
+
+	rc = layout_of(&local, &lone, &lruns, buf, count, dt);
+	if (rc == 0)
+		rc = layout_of(&remote, &rone, &rruns, (const void *)(uintptr_t)raddr, rcount,
+			       rdt);
+	if (rc == 0)
+		rc = cma_move(&app_iov, copy_pid(world), &local, &remote, 0, bytes, write, &moved);
+	free(rruns);
+	free(lruns);
+	if (rc < 0) {
+		cma_failed(rc);
+		if (cma_denied())
+			copy_tell(SHM_JOB_COPY_RMA_DENIED);
+		return rc;
+	}
+	copy_tell(SHM_JOB_COPY_RMA);
 	return 0;
 }

@@ -39,4 +39,19 @@ int copy_pull(struct request *r, int src, const struct pkt *rts, const void *des
  * r: write the chunks it can claim into dst's buffer. */
 void copy_help(const struct request *r, int dst, const struct pkt *help);
 
+/*
+ * RMA on windows of private memory (rma_pkt_origin.c): whether a put or
+ * get of `bytes` may move in one copy (the knobs SHMPI_SINGLE_COPY auto or
+ * cma and SHMPI_SINGLE_COPY_MIN, and no refusal so far); then the copy,
+ * between this process's (buf, count, dt) and the bytes (raddr, rcount,
+ * rdt) of world rank `world`: process_vm_writev into them (write) or
+ * process_vm_readv out of them.  0, or -errno: after a refusal
+ * (-EPERM...) copy_rma_usable says no for the rest of the job.
+ */
+struct datatype;
+int copy_rma_usable(uint64_t bytes);
+int copy_rma(int world, int write, const void *buf, MPI_Count count,
+	     const struct datatype *dt, uint64_t raddr, MPI_Count rcount,
+	     const struct datatype *rdt, uint64_t bytes);
+
 #endif

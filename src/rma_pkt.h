@@ -122,6 +122,7 @@ void rma_pkt_target_remove(struct win *w);
 struct rma_pkt_stats {
 	uint64_t lock_requests;	/* lock packets sent */
 	uint64_t single_ops;	/* unlocks that sent lock and operation together */
+	uint64_t single_copies;	/* puts and gets moved in one copy (rma_pkt_origin.c) */
 };
 void rma_pkt_stats(const struct win *w, struct rma_pkt_stats *out);
 

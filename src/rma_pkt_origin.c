@@ -25,6 +25,7 @@
 #include "datatype.h"
 #include "errhandler.h"
 #include "op.h"
+#include "p2p_copy.h"
 #include "progress.h"
 #include "pvar.h"
 #include "rma.h"
@@ -700,11 +701,72 @@ static void op_queue(struct rma_op *op)
 	progress_unlock();
 }
 
+/*
+ * Single copy.  A put or get of at least SHMPI_SINGLE_COPY_MIN bytes to
+ * another rank's private memory moves in one copy, during the call: the
+ * origin writes the target's window memory itself with process_vm_writev,
+ * or reads it with process_vm_readv, at the address the target gave at
+ * the window's creation (win_target.addr; in a dynamic window the address
+ * is the displacement), the runs of both datatypes as the two iovecs
+ * (p2p_copy.h).  The access obeys the epoch and keeps the order of this
+ * origin's operations to the target:
+ *
+ *   allowed   a fence, a PSCW start (which waited for the target's post)
+ *             or MPI_MODE_NOCHECK allows it at once; in a lock or lock_all
+ *             epoch the lock is taken first and kept to the unlock, after
+ *             the locks of the lower targets' open epochs, as a flush that
+ *             keeps its lock takes them (rma_pkt_acquire_below).  The call
+ *             then waits for the target's engine, as such a flush does.
+ *   ordered   what this origin queued for the target before (packets not
+ *             sent yet, or sent and not yet applied) is sent and waited for
+ *             first, a flush of that target alone: a packet put issued
+ *             earlier never lands after the direct write, and a get after
+ *             a put reads what the put wrote, as with packets alone (in
+ *             order, applied one at a time).  Operations issued later find
+ *             the copy done.
+ *
+ * When process_vm_* returns, the data is in place at the target (a put)
+ * or here (a get): the operation is complete at both ends (MPI 3.1,
+ * section 11.5), so flush, unlock, fence and complete have nothing left
+ * to do for it.  Not taken: to this rank itself (its engine applies
+ * those), for accumulates (the target's engine applies them one at a
+ * time: atomic per element), in the adversarial mode (where every
+ * operation waits for the synchronization that completes it), under
+ * SHMPI_SINGLE_COPY=mapped or pipeline, and once the kernel refused a
+ * process_vm_* call to this rank (p2p_copy.c): packets then, as before.
+ * 1 when the copy is done, 0 when packets are to carry the operation.
+ */
+static int pt_single_copy(struct rma_args *a, void *obuf, int to_target)
+{
+	struct win *w = a->w;
+	struct pkt_target *pt = pt_of(w, a->target);
+	enum call_id call = to_target ? CALL_PUT : CALL_GET;
+	int lock = pt_epoch_lock(w, a->target);
+	uint64_t raddr = a->priv ? a->toff : w->t[a->target].addr + a->toff;
+
+	if (a->target == w->rank || adv_on() || (!a->priv && !w->t[a->target].addr) ||
+	    !copy_rma_usable(a->bytes))
+		return 0;
+	if (lock != RMA_LOCK_NONE && pt->lock_state == LS_NONE) {
+		rma_pkt_acquire_below(w, a->target, call);
+		pt_acquire(pt, lock, call);
+	}
+	pt_sync(w, a->target, 0, call);
+	if (copy_rma(pt->world, to_target, obuf, a->ocount, a->odt, raddr, a->tcount,
+		     a->tdt, a->bytes) < 0)
+		return 0;
+	w->pkt->stats.single_copies++;
+	return 1;
+}
+
 static int priv_copy(struct rma_args *a, void *obuf, int to_target)
 {
 	size_t immed = to_target && a->bytes <= RMA_IMMED ? a->bytes : 0;
-	struct rma_op *op = op_new(a, to_target ? RMA_PUT : RMA_GET);
+	struct rma_op *op;
 
+	if (pt_single_copy(a, obuf, to_target))
+		return MPI_SUCCESS;
+	op = op_new(a, to_target ? RMA_PUT : RMA_GET);
 	if (!op)
 		return win_err(a->w, to_target ? "MPI_Put" : "MPI_Get", MPI_ERR_NO_MEM,
 			       NULL, "out of memory");

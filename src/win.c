@@ -37,6 +37,7 @@ struct win_rank_info {
 	int32_t disp_unit;
 	int32_t direct;		/* its memory can be mapped by the others */
 	uint64_t offset;	/* of its base in seg */
+	uint64_t addr;		/* its base in its own process (MPI_Win_create) */
 	uint64_t align;		/* alignment it asks for its portion */
 	char seg[SHM_NAME_MAX];	/* MPI_Alloc_mem segment (MPI_Win_create) */
 };
@@ -314,6 +315,7 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 
 		t->size = (MPI_Aint)all[r].size;
 		t->disp_unit = all[r].disp_unit;
+		t->addr = all[r].addr;
 		t->path = WIN_PATH_DIRECT;
 		t->ops = &win_ops_direct;
 		if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) {
@@ -441,6 +443,7 @@ API(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 	mine.direct = size == 0 ||
 		      mem_find(base, (size_t)size, mine.seg, &offset) == 0;
 	mine.offset = offset;
+	mine.addr = (uintptr_t)base;
 	rc = win_setup(c, MPI_WIN_FLAVOR_CREATE, &mine, base, i, &w);
 	return win_create_done("MPI_Win_create", comm, rc, w, win);
 }

@@ -138,6 +138,8 @@ struct win_target {
 	char *base;		/* its window memory mapped here (NULL: dynamic, or
 				 * the private path) */
 	char *mem;		/* the same whatever the path (MPI_Win_shared_query) */
+	uint64_t addr;		/* its window memory in the owner's process: where
+				 * the private path's single copies go (MPI_Win_create) */
 	MPI_Aint size;
 	int disp_unit;
 	enum win_path path;

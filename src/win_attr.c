@@ -196,6 +196,9 @@ API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
 		info_put(copy, "shmpi_lock_requests", v);
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)st.single_ops);
 		info_put(copy, "shmpi_single_op_unlocks", v);
+		/* and how many puts and gets went in one copy */
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)st.single_copies);
+		info_put(copy, "shmpi_single_copies", v);
 		/* and, as a target, the requests its lock table holds back */
 		if (w->t[w->rank].path == WIN_PATH_PRIVATE) {
 			snprintf(v, sizeof(v), "%d", rma_pkt_target_queued(w));

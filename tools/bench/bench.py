@@ -113,13 +113,17 @@ def plan_runs(plan):
             mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=' + ALL_SYNCS, '--sizes=8,64K'),
             mpi('bench_rma_lat', 2, '--ops=put', '--syncs=flush,lock', '--sizes=8',
                 '--flavors=create,create_malloc,dynamic,dynamic_malloc'),
+            # malloc memory beside MPI_Win_allocate in one job: the private
+            # path's single copy against the direct one
+            mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=flush', '--sizes=64K,1M',
+                '--flavors=allocate,create_malloc'),
             mpi('bench_atomic', 2, '--ops=acc,get_acc,fop,cas', '--types=double',
                 '--ftypes=int64', '--syncs=flush,lock', '--sizes=8'),
             mpi('bench_atomic', 2, '--ops=acc', '--types=double', '--syncs=flush', '--sizes=1M'),
             mpi('bench_rma_bw', 2, '--ops=put,get', '--dirs=uni,bi', '--syncs=flush,fence',
                 '--sizes=1M'),
             mpi('bench_barrier', 2),
-            mpi('bench_barrier', 8),
+            mpi('bench_barrier', 8, '--ops=barrier,allreduce', '--sizes=1M'),
             mpi('bench_msgrate', 8, '--sizes=8'),
             mpi('bench_passive', 2, '--sizes=8'),
             mpi('bench_p2p', 2, '--sizes=8,64K,1M'),
@@ -133,7 +137,7 @@ def plan_runs(plan):
         runs = [
             mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=' + ALL_SYNCS, '--sizes=8'),
             mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=flush',
-                '--sizes=1,64,4K,64K,1M,4M'),
+                '--sizes=1,64,4K,64K,1M,4M', '--flavors=allocate,create_malloc'),
             mpi('bench_rma_lat', 2, '--ops=put', '--syncs=flush,lock', '--sizes=8',
                 '--flavors=create,create_malloc,dynamic,dynamic_malloc'),
             mpi('bench_atomic', 2, '--ops=acc,get_acc,fop,cas', '--types=double',
@@ -147,7 +151,7 @@ def plan_runs(plan):
             mpi('bench_rma_bw', 2, '--ops=put,get', '--dirs=uni',
                 '--syncs=lock,lock_all,flush_local,fence,pscw', '--sizes=1M'),
             mpi('bench_barrier', 2),
-            mpi('bench_barrier', 8),
+            mpi('bench_barrier', 8, '--ops=barrier,allreduce', '--sizes=1M'),
             mpi('bench_msgrate', 8, '--sizes=8'),
             mpi('bench_passive', 2, '--sizes=8'),
             mpi('bench_p2p', 2, '--sizes=8:4M'),
@@ -161,9 +165,12 @@ def plan_runs(plan):
         full = plan == 'full'
         flavors = 'create,create_malloc,dynamic,dynamic_malloc'
         runs = [
-            mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=' + ALL_SYNCS, '--sizes=1:4M'),
+            # malloc memory beside MPI_Win_allocate in one job, the whole sweep
+            mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=' + ALL_SYNCS, '--sizes=1:4M',
+                '--flavors=allocate,create_malloc'),
             mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=' + ALL_SYNCS,
-                '--sizes=' + ('1:4M' if full else '8,64K,1M'), '--flavors=' + flavors),
+                '--sizes=' + ('1:4M' if full else '8,64K,1M'),
+                '--flavors=create,dynamic,dynamic_malloc'),
             mpi('bench_atomic', 2, '--ops=acc,get_acc', '--types=char,int,double',
                 '--syncs=' + ('flush' if not full else ALL_SYNCS), '--sizes=1:4M'),
             mpi('bench_atomic', 2, '--ops=fop,cas', '--ftypes=int,int64,double',
@@ -181,7 +188,7 @@ def plan_runs(plan):
                 '--syncs=lock,lock_all,flush_local,fence,pscw',
                 '--sizes=' + ('1:4M' if full else '8,64K,1M')),
             mpi('bench_barrier', 2),
-            mpi('bench_barrier', 8),
+            mpi('bench_barrier', 8, '--ops=barrier,allreduce', '--sizes=1M'),
             mpi('bench_msgrate', 8, '--sizes=8,4K'),
             mpi('bench_passive', 2, '--sizes=8,64K'),
             mpi('bench_p2p', 2, '--sizes=8:4M'),
@@ -752,6 +759,58 @@ def check_acc_sweep(results, names, lines):
     lines.append(('MISSED' if over else 'MET', desc, ref))
 
 
+def check_private_copy(results, names, lines):
+    """put and get on MPI_Win_create over malloc memory (the private path, one copy from
+    SHMPI_SINGLE_COPY_MIN on): against MPI_Win_allocate in the same job at 1 MiB, and
+    against the best peer at every size of the run"""
+    row = dict(bench='rma_lat', type='char', sync='flush', ranks=2, unit='ns')
+    desc = 'put/get 1 MiB on Win_create within 15% of Win_allocate'
+    ratios, refs = [], []
+    for op in ('put', 'get'):
+        c = results.value('shmpi', op=op, flavor='create_malloc', bytes=1 << 20, **row)
+        a = results.value('shmpi', op=op, flavor='allocate', bytes=1 << 20, **row)
+        if c is None or a is None:
+            refs.append('%s: not measured' % op)
+            continue
+        ratios.append(c / a)
+        refs.append('%s %s / %s ns = %.2f' % (op, fmt_value(c, 'ns'), fmt_value(a, 'ns'), c / a))
+    if not ratios:
+        lines.append(('-', desc, '; '.join(refs)))
+    else:
+        lines.append(('MET' if len(ratios) == 2 and max(ratios) <= 1.15 else
+                      'MISSED' if max(ratios) > 1.15 else '?', desc, '; '.join(refs)))
+    desc = 'put/get on Win_create <= best peer at every size'
+    peers = [n for n in names if n != 'shmpi']
+    if not peers:
+        lines.append(('?', desc, 'no peer run'))
+        return
+    over, compared, missing, worst = [], 0, [], None
+    for op in ('put', 'get'):
+        k = dict(op=op, flavor='create_malloc', **row)
+        for n in sorted(kd['bytes'] for kd in results.matching(**k)):
+            s = results.value('shmpi', bytes=n, **k)
+            p = [x for x in (results.value(i, bytes=n, **k) for i in peers) if x is not None]
+            if s is None or not p:
+                missing.append('%s %s' % (op, size_text(n)))
+                continue
+            compared += 1
+            r = s / min(p)
+            if worst is None or r > worst[0]:
+                worst = (r, op, n)
+            if r > 1.0:
+                over.append('%s %s (%.2f)' % (op, size_text(n), r))
+    if not compared:
+        lines.append(('-' if not missing else '?', desc, 'no size measured by both'))
+        return
+    ref = '%d points; worst shmpi/best peer %.2f (%s %s)' % (compared, worst[0], worst[1],
+                                                             size_text(worst[2]))
+    if over:
+        ref += '; over at ' + ', '.join(over)
+    if missing:
+        ref += '; not compared at ' + ', '.join(missing)
+    lines.append(('MISSED' if over else 'MET', desc, ref))
+
+
 def check_shm(v, verdict, lines):
     """the job's shared memory (what /dev/shm allocates to it) and launch time by ranks"""
     def alloc(n):
@@ -955,6 +1014,7 @@ def check_targets(results, impls, out=sys.stdout):
                  dict(bench='atomic_lat', op='acc', type='double', sync='flush',
                       flavor='allocate', bytes=1 << 20, ranks=2, unit='ns'), 1.1)
     check_acc_sweep(results, names, lines)
+    check_private_copy(results, names, lines)
     check_scaling(results, lines)
     k = dict(bench='barrier', op='barrier', ranks=8, unit='ns')
     half_of_ompi('barrier 8 ranks on %d cores (ns) <= Open MPI' % (os.cpu_count() or 1), k, 1.0)

@@ -3,7 +3,9 @@
  * them: --info probes whether process_vm_readv(2) works between two
  * processes started as shmrun starts the ranks, and --verbose says, at the
  * end of a job, what its ranks found (the SHM_JOB_COPY_* bits of the
- * job's header).
+ * job's header), for messages and for puts and gets on private memory
+ * (src/rma_pkt_origin.c), which move with process_vm_writev and _readv
+ * under the same permission.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -109,28 +111,48 @@ void run_copy_info(void)
 	if (scope >= 0)
 		printf(" (Yama ptrace_scope %d)", scope);
 	printf("; large messages copy once from mapped memory%s\n",
-	       rc == 0 ? " or with process_vm_readv" : ", else through the channels");
+	       rc == 0 ? " or with process_vm_readv, large puts and gets on private "
+			 "memory with process_vm_writev and process_vm_readv" :
+	       ", else through the channels, and puts and gets on private memory "
+	       "go as packets");
+}
+
+struct copy_found {
+	unsigned bit;
+	const char *what;
+};
+
+/* One line of what the job's ranks found of the n findings in f. */
+static void copy_say(unsigned bits, const struct copy_found *f, size_t n, const char *of,
+		     const char *none)
+{
+	char line[256] = "";
+	size_t at = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((bits & f[i].bit) && at < sizeof(line))
+			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s",
+					       at ? "; " : "", f[i].what);
+	run_msg("single copy of %s: %s", of, at ? line : none);
 }
 
 void run_copy_verbose(const struct run_job *job)
 {
-	static const struct {
-		unsigned bit;
-		const char *what;
-	} found[] = {
+	static const struct copy_found msg[] = {
 		{ SHM_JOB_COPY_MAPPED, "copied from mapped memory" },
 		{ SHM_JOB_COPY_CMA, "copied with process_vm_readv" },
 		{ SHM_JOB_COPY_DENIED, "process_vm_readv refused: those ranks used the "
 				       "channels" },
 	};
+	static const struct copy_found rma[] = {
+		{ SHM_JOB_COPY_RMA, "copied with process_vm_writev and process_vm_readv" },
+		{ SHM_JOB_COPY_RMA_DENIED, "refused: those ranks used packets" },
+	};
 	unsigned bits = atomic_load_explicit(&job->hdr->single_copy, memory_order_relaxed);
-	char line[256] = "";
-	size_t at = 0;
 
-	for (size_t i = 0; i < sizeof(found) / sizeof(found[0]); i++)
-		if ((bits & found[i].bit) && at < sizeof(line))
-			at += (size_t)snprintf(line + at, sizeof(line) - at, "%s%s",
-					       at ? "; " : "", found[i].what);
-	run_msg("single copy of large messages: %s",
-		bits ? line : "none (no message took it)");
+	copy_say(bits, msg, sizeof(msg) / sizeof(msg[0]), "large messages",
+		 "none (no message took it)");
+	/* puts and gets on private memory: said when the job made one that large */
+	if (bits & (SHM_JOB_COPY_RMA | SHM_JOB_COPY_RMA_DENIED))
+		copy_say(bits, rma, sizeof(rma) / sizeof(rma[0]), "RMA on private memory", "");
 }
