@@ -11,6 +11,7 @@
  * there everything is complete at the origin and the target when the call
  * returns, and flush and unlock only add the memory ordering.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -138,8 +139,8 @@ static int rma_prepare(const char *call, MPI_Win win, const void *obuf, MPI_Coun
  * reports every error).
  */
 static inline __attribute__((always_inline)) char *
-rma_fast(struct win *w, int target, MPI_Aint disp, MPI_Count ocount, MPI_Datatype otype,
-	 MPI_Count tcount, MPI_Datatype ttype, size_t *esize)
+rma_fast(struct win *w, int target, MPI_Aint disp, int ocount, MPI_Datatype otype,
+	 int tcount, MPI_Datatype ttype, size_t *esize)
 {
 	size_t size = dt_contig_size(otype);
 	const struct win_target *t;
@@ -263,8 +264,8 @@ rma_copy_general(const char *call, struct win *w, void *origin_addr, MPI_Count o
  * its own arguments: the fast path keeps no frame of its own.
  */
 static inline __attribute__((always_inline)) int
-rma_copy(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-	 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+rma_copy(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	 int target_rank, MPI_Aint target_disp, int target_count,
 	 MPI_Datatype target_datatype, MPI_Win win, int to_target)
 {
 	size_t esize, bytes;
@@ -298,8 +299,11 @@ static int rma_copy_named(const char *call, void *origin_addr, MPI_Count origin_
 			  MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
 			  int to_target)
 {
-	if (rma_copy(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-		     target_count, target_datatype, win, to_target) == MPI_SUCCESS)
+	/* the common case has int counts (those of the int forms, inline) */
+	if (origin_count <= INT_MAX && target_count <= INT_MAX &&
+	    rma_copy(origin_addr, (int)origin_count, origin_datatype, target_rank,
+		     target_disp, (int)target_count, target_datatype, win, to_target) ==
+	    MPI_SUCCESS)
 		return MPI_SUCCESS;
 	return rma_copy_general(call, win_get(win), origin_addr, origin_count,
 				origin_datatype, target_rank, target_disp, target_count,
@@ -307,8 +311,8 @@ static int rma_copy_named(const char *call, void *origin_addr, MPI_Count origin_
 }
 
 static __attribute__((noinline)) int
-put_general(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-	    int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+put_general(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	    int target_rank, MPI_Aint target_disp, int target_count,
 	    MPI_Datatype target_datatype, MPI_Win win)
 {
 	runtime_check("MPI_Put");
@@ -318,8 +322,8 @@ put_general(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin
 }
 
 static __attribute__((noinline)) int
-get_general(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-	    int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+get_general(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	    int target_rank, MPI_Aint target_disp, int target_count,
 	    MPI_Datatype target_datatype, MPI_Win win)
 {
 	runtime_check("MPI_Get");
@@ -338,8 +342,8 @@ get_general(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datat
  * only inside the body, under that lock.
  */
 static inline __attribute__((always_inline)) int
-put_fast(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-	 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+put_fast(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	 int target_rank, MPI_Aint target_disp, int target_count,
 	 MPI_Datatype target_datatype, MPI_Win win)
 {
 	if (rma_copy((void *)origin_addr, origin_count, origin_datatype, target_rank,
@@ -350,8 +354,8 @@ put_fast(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
 }
 
 static __attribute__((noinline)) int
-put_serial(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-	   int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+put_serial(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	   int target_rank, MPI_Aint target_disp, int target_count,
 	   MPI_Datatype target_datatype, MPI_Win win)
 {
 	runtime_check("MPI_Put");
@@ -371,8 +375,8 @@ API(int, Put, (const void *origin_addr, int origin_count, MPI_Datatype origin_da
 }
 
 static inline __attribute__((always_inline)) int
-get_fast(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-	 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+get_fast(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	 int target_rank, MPI_Aint target_disp, int target_count,
 	 MPI_Datatype target_datatype, MPI_Win win)
 {
 	if (rma_copy(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
@@ -383,8 +387,8 @@ get_fast(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype
 }
 
 static __attribute__((noinline)) int
-get_serial(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-	   int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+get_serial(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+	   int target_rank, MPI_Aint target_disp, int target_count,
 	   MPI_Datatype target_datatype, MPI_Win win)
 {
 	runtime_check("MPI_Get");
@@ -473,8 +477,8 @@ static int rma_acc_fast(enum pvar_rma_kind kind, struct win *w, const void *orig
 	size_t esize;
 	char *addr;
 
-	if (!op || !op_is_builtin(op) || (!origin && op_h != MPI_NO_OP) ||
-	    !(addr = rma_fast(w, target, disp, count, type, count, type, &esize)) ||
+	if (!op || !op_is_builtin(op) || (!origin && op_h != MPI_NO_OP) || count > INT_MAX ||
+	    !(addr = rma_fast(w, target, disp, (int)count, type, (int)count, type, &esize)) ||
 	    rma_acc_prepare(&acc, op, type) < 0)
 		return 0;
 	acc.plain = w->locked[target] == WIN_LOCKED_EXCLUSIVE;
