@@ -337,7 +337,9 @@ fuzz: deps
 #               at 2, 3, 8 and 16 ranks, 4 under strong progress and 4 and 8
 #               under the adversarial mode, then a job of 1024 ranks
 #               (tests/progs/many_ranks.c) with the default channels and with
-#               every sender on the shared rings; STRESS_SEED=n replays a seed
+#               every sender on the shared rings, then transfers of more than
+#               2^31 bytes with the large-count calls (tests/progs/large_xfer.c,
+#               a skip where memory is short); STRESS_SEED=n replays a seed
 STRESS_SECONDS ?= 120
 STRESS_SEED ?=
 ifeq ($(STRESS_SEED),)
@@ -364,6 +366,11 @@ stress: deps
 		echo "many_ranks: -n 1024, SHMPI_CHANNEL_RINGS=$$rings"; \
 		SHMPI_CHANNEL_RINGS=$$rings $(SHMRUN) -n 1024 --timeout 900 \
 			$(BUILD)/tests/progs/many_ranks || exit 1; \
+	done
+	$(Q)for p in weak strong; do \
+		echo "large_xfer: -n 2 --progress=$$p"; \
+		$(SHMRUN) -n 2 --progress=$$p --timeout 900 $(BUILD)/tests/progs/large_xfer; \
+		rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ] || exit 1; \
 	done
 # ---- end of the analysers, fuzzing and stress --------------------------------
 

@@ -185,45 +185,46 @@ API(int, Buffer_detach, (void *buffer_addr, int *size))
 	return MPI_SUCCESS;
 }
 
-API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
-		 int tag, MPI_Comm comm))
+static int bsend_call(const char *call, const void *buf, MPI_Count count,
+			MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
 	struct p2p_args a;
 	int rc;
 
-	runtime_check("MPI_Bsend");
-	rc = p2p_check_send("MPI_Bsend", buf, count, datatype, dest, tag, comm, &a);
+	runtime_check(call);
+	rc = p2p_check_send(call, buf, count, datatype, dest, tag, comm, &a);
 	if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
 		return rc;
 	rc = bsend_start(a.comm, buf, count, a.dt, dest, tag);
 	if (rc != MPI_SUCCESS)
-		return p2p_err_bsend("MPI_Bsend", comm, rc, count, a.dt);
+		return p2p_err_bsend(call, comm, rc, count, a.dt);
 	progress_poll();
 	state_left(CALL_BSEND);
 	return MPI_SUCCESS;
 }
 
-API(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
-		  int tag, MPI_Comm comm, MPI_Request *request))
+static int ibsend_call(const char *call, const void *buf, MPI_Count count,
+			MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+			MPI_Request *request)
 {
 	struct p2p_args a;
 	struct request *r;
 	int rc;
 
-	runtime_check("MPI_Ibsend");
-	rc = p2p_check_send("MPI_Ibsend", buf, count, datatype, dest, tag, comm, &a);
+	runtime_check(call);
+	rc = p2p_check_send(call, buf, count, datatype, dest, tag, comm, &a);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (!request)
-		return err_comm(comm, "MPI_Ibsend", MPI_ERR_ARG, "request", "is NULL");
+		return err_comm(comm, call, MPI_ERR_ARG, "request", "is NULL");
 	r = req_new(REQ_SEND, 1);
 	if (!r)
-		return err_comm(comm, "MPI_Ibsend", MPI_ERR_NO_MEM, NULL, "out of memory");
+		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
 	if (dest != MPI_PROC_NULL) {
 		rc = bsend_start(a.comm, buf, count, a.dt, dest, tag);
 		if (rc != MPI_SUCCESS) {
 			req_release(r);
-			return p2p_err_bsend("MPI_Ibsend", comm, rc, count, a.dt);
+			return p2p_err_bsend(call, comm, rc, count, a.dt);
 		}
 	}
 	/* the message is in the attach buffer: the user's request is done */
@@ -232,4 +233,28 @@ API(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
 	state_left(CALL_IBSEND);
 	*request = r->handle;
 	return MPI_SUCCESS;
+}
+
+API(int, Bsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		 int tag, MPI_Comm comm))
+{
+	return bsend_call("MPI_Bsend", buf, count, datatype, dest, tag, comm);
+}
+
+API(int, Bsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+		   int tag, MPI_Comm comm))
+{
+	return bsend_call("MPI_Bsend_c", buf, count, datatype, dest, tag, comm);
+}
+
+API(int, Ibsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
+		  int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return ibsend_call("MPI_Ibsend", buf, count, datatype, dest, tag, comm, request);
+}
+
+API(int, Ibsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+		    int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return ibsend_call("MPI_Ibsend_c", buf, count, datatype, dest, tag, comm, request);
 }

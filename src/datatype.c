@@ -198,6 +198,7 @@ void dt_unref(struct datatype *dt)
 	for (int i = 0; i < dt->contents.nd; i++)
 		dt_unref(dt->contents.types[i]);
 	free(dt->contents.types);
+	free(dt->contents.counts);
 	free(dt->contents.aints);
 	free(dt->contents.ints);
 	free(dt->rruns);

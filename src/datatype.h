@@ -90,12 +90,19 @@ struct dt_rrun {
 	MPI_Aint count;		/* basic elements, C-array layout */
 };
 
-/* The arguments of the constructor call, as MPI_Type_get_contents gives them. */
+/*
+ * The arguments of the constructor call, as MPI_Type_get_contents(_c)
+ * gives them.  A type made by a large-count constructor ("_c", MPI 4.1
+ * section 5.1.13) has its counts, block lengths and displacements in
+ * counts[] (nc > 0, and no addresses); the integers left (the subarray's
+ * ndims and order, the darray's all but its global sizes) stay in ints.
+ */
 struct dt_contents {
 	int combiner;			/* MPI_COMBINER_* */
-	int ni, na, nd;
+	int ni, na, nc, nd;
 	int *ints;
 	MPI_Aint *aints;
+	MPI_Count *counts;
 	struct datatype **types;	/* each one referenced */
 };
 

@@ -24,6 +24,11 @@
  *
  * Sizes and displacements are checked for MPI_Aint overflow; the first
  * error sticks in the builder and later steps do nothing.
+ *
+ * The builder reads a constructor's arguments in the layout of its int
+ * form, widened (struct b_args): the int arguments as MPI_Count, the
+ * addresses as MPI_Aint, wherever the contents keep them (in counts[] for
+ * a large-count constructor), so both forms share every step below.
  */
 #include <errno.h>
 #include <limits.h>
@@ -43,6 +48,91 @@ struct dt_build {
 	int mixed;
 	int err;
 };
+
+/* A constructor's arguments as its int form lays them out, widened. */
+struct b_args {
+	MPI_Count *ints;	/* [ni] */
+	MPI_Aint *aints;	/* [na] */
+	int ni, na;
+};
+
+static void b_args_free(struct b_args *a)
+{
+	free(a->ints);
+	free(a->aints);
+}
+
+/* The addresses of the int form, which a large-count form keeps at the
+ * end of its counts. */
+static int b_large_na(const struct dt_contents *c)
+{
+	switch (c->combiner) {
+	case MPI_COMBINER_HVECTOR:
+		return 1;
+	case MPI_COMBINER_RESIZED:
+		return 2;
+	case MPI_COMBINER_HINDEXED:
+	case MPI_COMBINER_HINDEXED_BLOCK:
+	case MPI_COMBINER_STRUCT:
+		return (int)c->counts[0];
+	default:
+		return 0;
+	}
+}
+
+/* c's arguments in a: 0 or -ENOMEM. */
+static int b_args_get(const struct dt_contents *c, struct b_args *a)
+{
+	const MPI_Count *cnt = c->counts;
+	int nd, k;
+
+	*a = (struct b_args){ 0 };
+	if (!c->nc) {
+		a->ni = c->ni;
+		a->na = c->na;
+	} else if (c->combiner == MPI_COMBINER_SUBARRAY) {
+		a->ni = c->nc + 2;
+	} else if (c->combiner == MPI_COMBINER_DARRAY) {
+		a->ni = c->ni + c->nc;
+	} else {
+		a->na = b_large_na(c);
+		a->ni = c->nc - a->na;
+	}
+	a->ints = malloc((size_t)(a->ni + 1) * sizeof(*a->ints));
+	a->aints = malloc((size_t)(a->na + 1) * sizeof(*a->aints));
+	if (!a->ints || !a->aints) {
+		b_args_free(a);
+		return -ENOMEM;
+	}
+	if (!c->nc) {
+		for (k = 0; k < c->ni; k++)
+			a->ints[k] = c->ints[k];
+		for (k = 0; k < c->na; k++)
+			a->aints[k] = c->aints[k];
+	} else if (c->combiner == MPI_COMBINER_SUBARRAY) {
+		/* ints: ndims, order; counts: sizes, subsizes, starts */
+		a->ints[0] = c->ints[0];
+		for (k = 0; k < c->nc; k++)
+			a->ints[1 + k] = cnt[k];
+		a->ints[1 + c->nc] = c->ints[1];
+	} else if (c->combiner == MPI_COMBINER_DARRAY) {
+		/* ints: size, rank, ndims, distribs, dargs, psizes, order;
+		 * counts: gsizes, which come after ndims in the int form */
+		nd = c->ints[2];
+		for (k = 0; k < 3; k++)
+			a->ints[k] = c->ints[k];
+		for (k = 0; k < nd; k++)
+			a->ints[3 + k] = cnt[k];
+		for (k = 3; k < c->ni; k++)
+			a->ints[nd + k] = c->ints[k];
+	} else {
+		for (k = 0; k < a->ni; k++)
+			a->ints[k] = cnt[k];
+		for (k = 0; k < a->na; k++)
+			a->aints[k] = cnt[a->ni + k];
+	}
+	return 0;
+}
 
 static MPI_Aint b_mul(struct dt_build *b, MPI_Aint x, MPI_Aint y)
 {
@@ -206,11 +296,12 @@ static void b_seg(struct dt_build *b, const struct datatype *t, MPI_Aint disp,
  * stride[d] is dimension d's stride in bytes, dim[k] the k-th fastest.
  */
 static void b_subarray_rows(struct dt_build *b, const struct dt_contents *c,
-			    const MPI_Aint *stride, int *idx, const int *dim)
+			    const struct b_args *a, const MPI_Aint *stride, MPI_Aint *idx,
+			    const int *dim)
 {
 	const struct datatype *t = c->types[0];
-	int nd = c->ints[0];
-	const int *subsizes = c->ints + 1 + nd, *starts = c->ints + 1 + 2 * nd;
+	int nd = (int)a->ints[0];
+	const MPI_Count *subsizes = a->ints + 1 + nd, *starts = a->ints + 1 + 2 * nd;
 	MPI_Aint base = 0;
 	int k;
 
@@ -236,13 +327,14 @@ static void b_subarray_rows(struct dt_build *b, const struct dt_contents *c,
 }
 
 /* Subarray: the rows, then lb 0 and the whole array's extent (MPI-3.1 4.1.3). */
-static void b_subarray(struct dt_build *b, const struct dt_contents *c)
+static void b_subarray(struct dt_build *b, const struct dt_contents *c,
+		       const struct b_args *a)
 {
-	int nd = c->ints[0];
-	const int *sizes = c->ints + 1;
-	int fortran = c->ints[1 + 3 * nd] == MPI_ORDER_FORTRAN;
+	int nd = (int)a->ints[0];
+	const MPI_Count *sizes = a->ints + 1;
+	int fortran = a->ints[1 + 3 * nd] == MPI_ORDER_FORTRAN;
 	MPI_Aint *stride = calloc((size_t)nd, sizeof(*stride));
-	int *idx = calloc((size_t)nd, sizeof(*idx));
+	MPI_Aint *idx = calloc((size_t)nd, sizeof(*idx));
 	int *dim = calloc((size_t)nd, sizeof(*dim));
 
 	if (stride && idx && dim) {
@@ -252,7 +344,7 @@ static void b_subarray(struct dt_build *b, const struct dt_contents *c)
 		stride[dim[0]] = c->types[0]->extent;
 		for (int k = 1; k < nd; k++)
 			stride[dim[k]] = b_mul(b, stride[dim[k - 1]], sizes[dim[k - 1]]);
-		b_subarray_rows(b, c, stride, idx, dim);
+		b_subarray_rows(b, c, a, stride, idx, dim);
 		b->any = 1;
 		b->lb = 0;
 		b->ub = b_mul(b, stride[dim[nd - 1]], sizes[dim[nd - 1]]);
@@ -276,7 +368,8 @@ static void b_subarray(struct dt_build *b, const struct dt_contents *c)
  * lb is 0 and the extent the whole global array's (like subarray).
  */
 struct b_darray_dim {
-	int gsize, darg, psize, coord;
+	MPI_Aint gsize, darg;
+	int psize, coord;
 	MPI_Aint stride;	/* bytes between two indices of this dimension */
 };
 
@@ -286,9 +379,9 @@ static void b_darray_blocks(struct dt_build *b, const struct datatype *t,
 			    const struct b_darray_dim *dims, int left, MPI_Aint disp)
 {
 	const struct b_darray_dim *d = &dims[0];
-	MPI_Aint step = (MPI_Aint)d->darg * d->psize;
+	MPI_Aint step = b_mul(b, d->darg, d->psize);
 
-	for (MPI_Aint start = (MPI_Aint)d->coord * d->darg; start < d->gsize && !b->err;
+	for (MPI_Aint start = b_mul(b, d->coord, d->darg); start < d->gsize && !b->err;
 	     start += step) {
 		MPI_Aint len = d->gsize - start < d->darg ? d->gsize - start : d->darg;
 
@@ -302,13 +395,14 @@ static void b_darray_blocks(struct dt_build *b, const struct datatype *t,
 	}
 }
 
-static void b_darray(struct dt_build *b, const struct dt_contents *c)
+static void b_darray(struct dt_build *b, const struct dt_contents *c,
+		     const struct b_args *a)
 {
 	const struct datatype *t = c->types[0];
-	int nd = c->ints[2], rank = c->ints[1];
-	const int *gsizes = c->ints + 3, *distribs = c->ints + 3 + nd,
-		  *dargs = c->ints + 3 + 2 * nd, *psizes = c->ints + 3 + 3 * nd;
-	int fortran = c->ints[3 + 4 * nd] == MPI_ORDER_FORTRAN;
+	int nd = (int)a->ints[2], rank = (int)a->ints[1];
+	const MPI_Count *gsizes = a->ints + 3, *distribs = a->ints + 3 + nd,
+			*dargs = a->ints + 3 + 2 * nd, *psizes = a->ints + 3 + 3 * nd;
+	int fortran = a->ints[3 + 4 * nd] == MPI_ORDER_FORTRAN;
 	struct b_darray_dim *dims = calloc((size_t)nd, sizeof(*dims));
 	MPI_Aint stride;
 
@@ -322,9 +416,9 @@ static void b_darray(struct dt_build *b, const struct dt_contents *c)
 		struct b_darray_dim *d = &dims[fortran ? nd - 1 - i : i];
 
 		d->gsize = gsizes[i];
-		d->psize = psizes[i];
-		d->coord = rank % psizes[i];
-		rank /= psizes[i];
+		d->psize = (int)psizes[i];
+		d->coord = rank % d->psize;
+		rank /= d->psize;
 		if (distribs[i] == MPI_DISTRIBUTE_NONE)
 			d->darg = gsizes[i];
 		else if (dargs[i] != MPI_DISTRIBUTE_DFLT_DARG)
@@ -332,7 +426,7 @@ static void b_darray(struct dt_build *b, const struct dt_contents *c)
 		else if (distribs[i] == MPI_DISTRIBUTE_CYCLIC)
 			d->darg = 1;
 		else
-			d->darg = (int)(((MPI_Aint)gsizes[i] + psizes[i] - 1) / psizes[i]);
+			d->darg = (gsizes[i] + psizes[i] - 1) / psizes[i];
 	}
 	/* dims[] is now slowest first; strides from the fastest */
 	stride = t->extent;
@@ -348,12 +442,13 @@ static void b_darray(struct dt_build *b, const struct dt_contents *c)
 	free(dims);
 }
 
-static void b_segments(struct dt_build *b, const struct dt_contents *c)
+static void b_segments(struct dt_build *b, const struct dt_contents *c,
+		       const struct b_args *a)
 {
 	struct datatype *t = c->nd ? c->types[0] : NULL;
-	const int *ints = c->ints;
-	const MPI_Aint *aints = c->aints;
-	int count = c->ni ? ints[0] : 0;
+	const MPI_Count *ints = a->ints;
+	const MPI_Aint *aints = a->aints;
+	MPI_Aint count = a->ni ? ints[0] : 0;
 
 	switch (c->combiner) {
 	case MPI_COMBINER_DUP:
@@ -364,38 +459,38 @@ static void b_segments(struct dt_build *b, const struct dt_contents *c)
 		b_seg(b, t, 0, count);
 		break;
 	case MPI_COMBINER_VECTOR:
-		for (int i = 0; i < count; i++)
+		for (MPI_Aint i = 0; i < count; i++)
 			b_seg(b, t, b_mul(b, b_mul(b, i, ints[2]), t->extent), ints[1]);
 		break;
 	case MPI_COMBINER_HVECTOR:
-		for (int i = 0; i < count; i++)
+		for (MPI_Aint i = 0; i < count; i++)
 			b_seg(b, t, b_mul(b, i, aints[0]), ints[1]);
 		break;
 	case MPI_COMBINER_INDEXED:
-		for (int i = 0; i < count; i++)
+		for (MPI_Aint i = 0; i < count; i++)
 			b_seg(b, t, b_mul(b, ints[1 + count + i], t->extent), ints[1 + i]);
 		break;
 	case MPI_COMBINER_HINDEXED:
-		for (int i = 0; i < count; i++)
+		for (MPI_Aint i = 0; i < count; i++)
 			b_seg(b, t, aints[i], ints[1 + i]);
 		break;
 	case MPI_COMBINER_INDEXED_BLOCK:
-		for (int i = 0; i < count; i++)
+		for (MPI_Aint i = 0; i < count; i++)
 			b_seg(b, t, b_mul(b, ints[2 + i], t->extent), ints[1]);
 		break;
 	case MPI_COMBINER_HINDEXED_BLOCK:
-		for (int i = 0; i < count; i++)
+		for (MPI_Aint i = 0; i < count; i++)
 			b_seg(b, t, aints[i], ints[1]);
 		break;
 	case MPI_COMBINER_STRUCT:
-		for (int i = 0; i < count; i++)
+		for (MPI_Aint i = 0; i < count; i++)
 			b_seg(b, c->types[i], aints[i], ints[1 + i]);
 		break;
 	case MPI_COMBINER_SUBARRAY:
-		b_subarray(b, c);
+		b_subarray(b, c, a);
 		break;
 	case MPI_COMBINER_DARRAY:
-		b_darray(b, c);
+		b_darray(b, c, a);
 		break;
 	case MPI_COMBINER_F90_INTEGER:
 	case MPI_COMBINER_F90_REAL:
@@ -410,7 +505,8 @@ static void b_segments(struct dt_build *b, const struct dt_contents *c)
 }
 
 /* Bounds, padding, true bounds, basic type and contiguity once all is in. */
-static void b_finish(struct dt_build *b, const struct dt_contents *c)
+static void b_finish(struct dt_build *b, const struct dt_contents *c,
+		     const struct b_args *a)
 {
 	struct datatype *dt = b->dt;
 	MPI_Aint ext, true_ub = 0;
@@ -424,8 +520,8 @@ static void b_finish(struct dt_build *b, const struct dt_contents *c)
 	dt->lb = b->lb;
 	dt->extent = b_add(b, b->ub, -b->lb);
 	if (c->combiner == MPI_COMBINER_RESIZED) {
-		dt->lb = c->aints[0];
-		dt->extent = c->aints[1];
+		dt->lb = a->aints[0];
+		dt->extent = a->aints[1];
 		dt->sticky = 1;
 	}
 	for (int i = 0; i < dt->nblocks; i++) {
@@ -469,6 +565,13 @@ static int contents_copy(struct dt_contents *to, const struct dt_contents *from)
 		memcpy(to->aints, from->aints, (size_t)from->na * sizeof(*to->aints));
 		to->na = from->na;
 	}
+	if (from->nc) {
+		to->counts = malloc((size_t)from->nc * sizeof(*to->counts));
+		if (!to->counts)
+			return -ENOMEM;
+		memcpy(to->counts, from->counts, (size_t)from->nc * sizeof(*to->counts));
+		to->nc = from->nc;
+	}
 	if (from->nd) {
 		to->types = malloc((size_t)from->nd * sizeof(*to->types));
 		if (!to->types)
@@ -485,6 +588,7 @@ static int contents_copy(struct dt_contents *to, const struct dt_contents *from)
 int dt_create(const struct dt_contents *c, struct datatype **out)
 {
 	struct dt_build b = { 0 };
+	struct b_args args;
 	struct datatype *dt = calloc(1, sizeof(*dt));
 	int rc;
 
@@ -496,9 +600,13 @@ int dt_create(const struct dt_contents *c, struct datatype **out)
 	rc = contents_copy(&dt->contents, c);
 	if (rc < 0)
 		goto err_unref;
+	rc = b_args_get(&dt->contents, &args);
+	if (rc < 0)
+		goto err_unref;
 	b.dt = dt;
-	b_segments(&b, &dt->contents);
-	b_finish(&b, &dt->contents);
+	b_segments(&b, &dt->contents, &args);
+	b_finish(&b, &dt->contents, &args);
+	b_args_free(&args);
 	rc = b.err;
 	if (rc < 0)
 		goto err_unref;

@@ -236,7 +236,7 @@ static void x32_walk(const struct datatype *dt, char *user, MPI_Count count,
 /* The arguments the three calls share: the representation, a count and a
  * type, committed if `use` (a query takes any); *bytes is what (count,
  * type) packs to. */
-static int x32_check(const char *call, const char *datarep, int count,
+static int x32_check(const char *call, const char *datarep, MPI_Count count,
 		     const char *count_name, MPI_Datatype datatype, int use,
 		     struct datatype **dt, MPI_Aint *bytes)
 {
@@ -250,7 +250,7 @@ static int x32_check(const char *call, const char *datarep, int count,
 				"these calls take (MPI 3.1, section 4.2)", datarep);
 	if (count < 0)
 		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_COUNT, count_name,
-				"%d is negative", count);
+				"%lld is negative", (long long)count);
 	if (use)
 		rc = dt_check_use(MPI_COMM_WORLD, call, datatype, dt);
 	else if (!(*dt = dt_get(datatype)))
@@ -261,8 +261,9 @@ static int x32_check(const char *call, const char *datarep, int count,
 		return rc;
 	if (__builtin_mul_overflow((MPI_Aint)count, x32_elem_size(*dt), bytes))
 		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_COUNT, count_name,
-				"%d elements of %s take more bytes than MPI_Aint holds",
-				count, (*dt)->name[0] ? (*dt)->name : "the datatype");
+				"%lld elements of %s take more bytes than MPI_Aint holds",
+				(long long)count, (*dt)->name[0] ? (*dt)->name :
+				"the datatype");
 	return MPI_SUCCESS;
 }
 
@@ -291,7 +292,7 @@ static int x32_check_buffer(const char *call, MPI_Aint size, const char *size_na
  * packed + *position, a buffer of size bytes; names[] names the arguments
  * count, size, user buffer and packed buffer in the call. */
 static int x32_move(const char *call, const char *const names[4], const char *datarep,
-		    void *user, int count, MPI_Datatype datatype, void *packed,
+		    void *user, MPI_Count count, MPI_Datatype datatype, void *packed,
 		    MPI_Aint size, MPI_Aint *position, int to_ext)
 {
 	struct datatype *dt;
@@ -308,7 +309,8 @@ static int x32_move(const char *call, const char *const names[4], const char *da
 		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_BUFFER, names[3], "is NULL");
 	if (bytes > 0 && !user && handle_is_builtin(datatype))
 		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_BUFFER, names[2],
-				"is NULL with %d elements of %s", count, dt->name);
+				"is NULL with %lld elements of %s", (long long)count,
+				dt->name);
 	x32_walk(dt, user, count, (unsigned char *)packed + *position, to_ext);
 	*position += bytes;
 	return MPI_SUCCESS;
@@ -324,6 +326,31 @@ API(int, Pack_external, (const char datarep[], const void *inbuf, int incount,
 			datatype, outbuf, outsize, position, 1);
 }
 
+/* The large-count forms (MPI 4.1, section 2.5.8): their position is a
+ * MPI_Count, which goes in and out through the MPI_Aint of x32_move. */
+static int x32_move_c(const char *call, const char *const names[4], const char *datarep,
+		      void *user, MPI_Count count, MPI_Datatype datatype, void *packed,
+		      MPI_Count size, MPI_Count *position, int to_ext)
+{
+	MPI_Aint pos = position ? (MPI_Aint)*position : 0;
+	int rc = x32_move(call, names, datarep, user, count, datatype, packed,
+			  (MPI_Aint)size, position ? &pos : NULL, to_ext);
+
+	if (rc == MPI_SUCCESS)
+		*position = pos;
+	return rc;
+}
+
+API(int, Pack_external_c, (const char datarep[], const void *inbuf, MPI_Count incount,
+			   MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+			   MPI_Count *position))
+{
+	static const char *const names[4] = { "incount", "outsize", "inbuf", "outbuf" };
+
+	return x32_move_c("MPI_Pack_external_c", names, datarep, (void *)inbuf, incount,
+			  datatype, outbuf, outsize, position, 1);
+}
+
 API(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint insize,
 			   MPI_Aint *position, void *outbuf, int outcount,
 			   MPI_Datatype datatype))
@@ -334,21 +361,52 @@ API(int, Unpack_external, (const char datarep[], const void *inbuf, MPI_Aint ins
 			(void *)inbuf, insize, position, 0);
 }
 
-/* A query, not a use: the type need not be committed (as MPI_Pack_size). */
-API(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype,
-			      MPI_Aint *size))
+API(int, Unpack_external_c, (const char datarep[], const void *inbuf, MPI_Count insize,
+			     MPI_Count *position, void *outbuf, MPI_Count outcount,
+			     MPI_Datatype datatype))
 {
-	static const char call[] = "MPI_Pack_external_size";
+	static const char *const names[4] = { "outcount", "insize", "outbuf", "inbuf" };
+
+	return x32_move_c("MPI_Unpack_external_c", names, datarep, outbuf, outcount,
+			  datatype, (void *)inbuf, insize, position, 0);
+}
+
+/* A query, not a use: the type need not be committed (as MPI_Pack_size). */
+static int pack_external_size(const char *call, const char datarep[], MPI_Count incount,
+			      MPI_Datatype datatype, const void *size, MPI_Aint *bytes)
+{
 	struct datatype *dt;
-	MPI_Aint bytes;
 	int rc;
 
 	runtime_check(call);
-	rc = x32_check(call, datarep, incount, "incount", datatype, 0, &dt, &bytes);
+	rc = x32_check(call, datarep, incount, "incount", datatype, 0, &dt, bytes);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (!size)
 		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, "size", "is NULL");
-	*size = bytes;
 	return MPI_SUCCESS;
+}
+
+API(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype datatype,
+			      MPI_Aint *size))
+{
+	MPI_Aint bytes;
+	int rc = pack_external_size("MPI_Pack_external_size", datarep, incount, datatype,
+				    size, &bytes);
+
+	if (rc == MPI_SUCCESS)
+		*size = bytes;
+	return rc;
+}
+
+API(int, Pack_external_size_c, (const char datarep[], MPI_Count incount,
+				MPI_Datatype datatype, MPI_Count *size))
+{
+	MPI_Aint bytes;
+	int rc = pack_external_size("MPI_Pack_external_size_c", datarep, incount,
+				    datatype, size, &bytes);
+
+	if (rc == MPI_SUCCESS)
+		*size = bytes;
+	return rc;
 }

@@ -16,41 +16,51 @@
 #include "errhandler.h"
 #include "runtime.h"
 
+/*
+ * Each call has one implementation on MPI_Count arguments for its int
+ * form and its large-count form (MPI 4.1, section 2.5.8).  An int form's
+ * position goes in and out through a MPI_Count: what comes out fits, as
+ * it stays within the int buffer size.
+ */
+
 /* The arguments MPI_Pack and MPI_Unpack share: count, type, buffer size,
  * position and communicator; *bytes is what (count, type) packs to. */
-static int pack_check(const char *call, int count, const char *count_name,
-		      MPI_Datatype datatype, int bufsize, const char *bufsize_name,
-		      const int *position, MPI_Comm comm, struct datatype **dt,
-		      MPI_Aint *bytes)
+static int pack_check(const char *call, MPI_Count count, const char *count_name,
+		      MPI_Datatype datatype, MPI_Count bufsize, const char *bufsize_name,
+		      const MPI_Count *position, MPI_Comm comm, struct datatype **dt,
+		      MPI_Count *bytes)
 {
 	int rc;
 
 	if (!comm_get(comm))
 		return comm_err_invalid(comm, call);
 	if (count < 0)
-		return err_comm(comm, call, MPI_ERR_COUNT, count_name, "%d is negative",
-				count);
+		return err_comm(comm, call, MPI_ERR_COUNT, count_name, "%lld is negative",
+				(long long)count);
 	rc = dt_check_use(comm, call, datatype, dt);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (bufsize < 0)
-		return err_comm(comm, call, MPI_ERR_ARG, bufsize_name, "%d is negative",
-				bufsize);
+		return err_comm(comm, call, MPI_ERR_ARG, bufsize_name, "%lld is negative",
+				(long long)bufsize);
 	if (!position)
 		return err_comm(comm, call, MPI_ERR_ARG, "position", "is NULL");
 	if (*position < 0)
-		return err_comm(comm, call, MPI_ERR_ARG, "position", "%d is negative",
-				*position);
-	*bytes = (MPI_Aint)count * (*dt)->size;
+		return err_comm(comm, call, MPI_ERR_ARG, "position", "%lld is negative",
+				(long long)*position);
+	if (__builtin_mul_overflow(count, (MPI_Count)(*dt)->size, bytes))
+		return err_comm(comm, call, MPI_ERR_COUNT, count_name,
+				"%lld elements of %s take more bytes than MPI_Count holds",
+				(long long)count, (*dt)->name);
 	return MPI_SUCCESS;
 }
 
-API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
-		int outsize, int *position, MPI_Comm comm))
+static int pack(const char *call, const void *inbuf, MPI_Count incount,
+		MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
+		MPI_Count *position, MPI_Comm comm)
 {
-	static const char call[] = "MPI_Pack";
 	struct datatype *dt;
-	MPI_Aint bytes;
+	MPI_Count bytes;
 	int rc;
 
 	runtime_check(call);
@@ -58,27 +68,48 @@ API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *out
 			position, comm, &dt, &bytes);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	if (bytes > (MPI_Aint)outsize - *position)
+	if (bytes > outsize - *position)
 		return err_comm(comm, call, MPI_ERR_TRUNCATE, "outsize",
-				"%ld packed bytes do not fit in %d bytes from position %d",
-				(long)bytes, outsize, *position);
+				"%lld packed bytes do not fit in %lld bytes from position "
+				"%lld", (long long)bytes, (long long)outsize,
+				(long long)*position);
 	if (bytes > 0 && !outbuf)
 		return err_comm(comm, call, MPI_ERR_BUFFER, "outbuf", "is NULL");
 	if (bytes > 0 && !inbuf && handle_is_builtin(datatype))
 		return err_comm(comm, call, MPI_ERR_BUFFER, "inbuf",
-				"is NULL with %d elements of %s", incount, dt->name);
+				"is NULL with %lld elements of %s", (long long)incount,
+				dt->name);
 	if (bytes > 0)
 		dt_pack(dt, inbuf, 0, (char *)outbuf + *position, (size_t)bytes);
-	*position += (int)bytes;
+	*position += bytes;
 	return MPI_SUCCESS;
 }
 
-API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
-		  int outcount, MPI_Datatype datatype, MPI_Comm comm))
+API(int, Pack, (const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+		int outsize, int *position, MPI_Comm comm))
 {
-	static const char call[] = "MPI_Unpack";
+	MPI_Count pos = position ? *position : 0;
+	int rc = pack("MPI_Pack", inbuf, incount, datatype, outbuf, outsize,
+		      position ? &pos : NULL, comm);
+
+	if (rc == MPI_SUCCESS)
+		*position = (int)pos;
+	return rc;
+}
+
+API(int, Pack_c, (const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
+		  void *outbuf, MPI_Count outsize, MPI_Count *position, MPI_Comm comm))
+{
+	return pack("MPI_Pack_c", inbuf, incount, datatype, outbuf, outsize, position,
+		    comm);
+}
+
+static int unpack(const char *call, const void *inbuf, MPI_Count insize,
+		  MPI_Count *position, void *outbuf, MPI_Count outcount,
+		  MPI_Datatype datatype, MPI_Comm comm)
+{
 	struct datatype *dt;
-	MPI_Aint bytes;
+	MPI_Count bytes;
 	int rc;
 
 	runtime_check(call);
@@ -86,35 +117,58 @@ API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
 			position, comm, &dt, &bytes);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	if (bytes > (MPI_Aint)insize - *position)
+	if (bytes > insize - *position)
 		return err_comm(comm, call, MPI_ERR_TRUNCATE, "insize",
-				"%d bytes from position %d hold less than the %ld "
-				"that %d elements of %s unpack", insize, *position,
-				(long)bytes, outcount, dt->name[0] ? dt->name :
+				"%lld bytes from position %lld hold less than the %lld "
+				"that %lld elements of %s unpack", (long long)insize,
+				(long long)*position, (long long)bytes,
+				(long long)outcount, dt->name[0] ? dt->name :
 				"the datatype");
 	if (bytes > 0 && !inbuf)
 		return err_comm(comm, call, MPI_ERR_BUFFER, "inbuf", "is NULL");
 	if (bytes > 0 && !outbuf && handle_is_builtin(datatype))
 		return err_comm(comm, call, MPI_ERR_BUFFER, "outbuf",
-				"is NULL with %d elements of %s", outcount, dt->name);
+				"is NULL with %lld elements of %s", (long long)outcount,
+				dt->name);
 	if (bytes > 0)
 		dt_unpack(dt, outbuf, 0, (const char *)inbuf + *position, (size_t)bytes);
-	*position += (int)bytes;
+	*position += bytes;
 	return MPI_SUCCESS;
 }
 
-API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+API(int, Unpack, (const void *inbuf, int insize, int *position, void *outbuf,
+		  int outcount, MPI_Datatype datatype, MPI_Comm comm))
 {
-	static const char call[] = "MPI_Pack_size";
+	MPI_Count pos = position ? *position : 0;
+	int rc = unpack("MPI_Unpack", inbuf, insize, position ? &pos : NULL, outbuf,
+			outcount, datatype, comm);
+
+	if (rc == MPI_SUCCESS)
+		*position = (int)pos;
+	return rc;
+}
+
+API(int, Unpack_c, (const void *inbuf, MPI_Count insize, MPI_Count *position,
+		    void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
+		    MPI_Comm comm))
+{
+	return unpack("MPI_Unpack_c", inbuf, insize, position, outbuf, outcount,
+		      datatype, comm);
+}
+
+/* The bytes (incount, datatype) packs to; the int form's result must fit
+ * an int (MPI_ERR_COUNT otherwise). */
+static int pack_size(const char *call, MPI_Count incount, MPI_Datatype datatype,
+		     MPI_Comm comm, const void *size, MPI_Count max, MPI_Count *bytes)
+{
 	struct datatype *dt;
-	MPI_Aint bytes;
 
 	runtime_check(call);
 	if (!comm_get(comm))
 		return comm_err_invalid(comm, call);
 	if (incount < 0)
-		return err_comm(comm, call, MPI_ERR_COUNT, "incount", "%d is negative",
-				incount);
+		return err_comm(comm, call, MPI_ERR_COUNT, "incount", "%lld is negative",
+				(long long)incount);
 	/* a query, not a use: the type need not be committed */
 	dt = dt_get(datatype);
 	if (!dt)
@@ -123,13 +177,35 @@ API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *siz
 				"0x%x is not a valid datatype", (unsigned)datatype);
 	if (!size)
 		return err_comm(comm, call, MPI_ERR_ARG, "size", "is NULL");
-	bytes = (MPI_Aint)incount * dt->size;
-	if (bytes > INT_MAX)
+	if (__builtin_mul_overflow(incount, (MPI_Count)dt->size, bytes) || *bytes > max)
 		return err_comm(comm, call, MPI_ERR_COUNT, "incount",
-				"%d elements of %s pack to %ld bytes, more than an int "
-				"holds", incount, dt->name, (long)bytes);
-	*size = (int)bytes;
+				"%lld elements of %s pack to more bytes than %s holds",
+				(long long)incount, dt->name,
+				max == INT_MAX ? "an int" : "MPI_Count");
 	return MPI_SUCCESS;
+}
+
+API(int, Pack_size, (int incount, MPI_Datatype datatype, MPI_Comm comm, int *size))
+{
+	MPI_Count bytes;
+	int rc = pack_size("MPI_Pack_size", incount, datatype, comm, size, INT_MAX,
+			   &bytes);
+
+	if (rc == MPI_SUCCESS)
+		*size = (int)bytes;
+	return rc;
+}
+
+API(int, Pack_size_c, (MPI_Count incount, MPI_Datatype datatype, MPI_Comm comm,
+		       MPI_Count *size))
+{
+	MPI_Count bytes;
+	int rc = pack_size("MPI_Pack_size_c", incount, datatype, comm, size, LLONG_MAX,
+			   &bytes);
+
+	if (rc == MPI_SUCCESS)
+		*size = bytes;
+	return rc;
 }
 
 API(int, Get_address, (const void *location, MPI_Aint *address))

@@ -8,8 +8,10 @@
  * (op, basic type) from op_kernels.c, in a single call when the runs of
  * consecutive elements join up.  A user op gets the user's buffers, the
  * type's handle and the element count, in pieces of at most INT_MAX
- * elements.  A user op lives while its handle or a pending operation holds
- * it (op_ref/op_unref), like a datatype.
+ * elements for a function of MPI_Op_create (an int count), in one piece
+ * for a large-count function of MPI_Op_create_c (MPI 4.1, section 6.9.5):
+ * the op remembers which kind it has.  A user op lives while its handle or
+ * a pending operation holds it (op_ref/op_unref), like a datatype.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -25,7 +27,8 @@ struct op {
 	enum op_kind kind;
 	int commute;
 	int refs;		/* user ops: the handle, and pending operations */
-	MPI_User_function *fn;	/* user ops */
+	MPI_User_function *fn;	/* user ops of MPI_Op_create, */
+	MPI_User_function_c *fn_c;	/* or of MPI_Op_create_c */
 };
 
 _Static_assert((MPI_MAX & 0xff) == OP_MAX && (MPI_SUM & 0xff) == OP_SUM &&
@@ -107,6 +110,13 @@ void op_reduce(const struct op *op, const void *in, void *inout, MPI_Count count
 	op_kernel_t k;
 	MPI_Aint bext;
 
+	if (op->kind == OP_USER && op->fn_c) {
+		MPI_Count n = count;
+
+		if (count > 0)
+			op->fn_c((void *)in, inout, &n, &h);
+		return;
+	}
 	if (op->kind == OP_USER) {
 		while (count > 0) {
 			int len = count > INT_MAX ? INT_MAX : (int)count, n = len;
@@ -149,26 +159,39 @@ static int op_lookup(const char *call, MPI_Op h, struct op **out)
 			(unsigned)h);
 }
 
-API(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
+/* One of fn and fn_c is the user's function. */
+static int op_create(const char *call, MPI_User_function *fn, MPI_User_function_c *fn_c,
+		     int commute, MPI_Op *op)
 {
 	struct op *o;
 
-	runtime_check("MPI_Op_create");
-	if (!user_fn || !op)
-		return err_comm(MPI_COMM_WORLD, "MPI_Op_create", MPI_ERR_ARG,
-				!user_fn ? "user_fn" : "op", "is NULL");
+	runtime_check(call);
+	if ((!fn && !fn_c) || !op)
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG,
+				!op ? "op" : "user_fn", "is NULL");
 	o = calloc(1, sizeof(*o));
 	if (!o || handle_alloc(HANDLE_OP, o, &o->handle) < 0) {
 		free(o);
-		return err_comm(MPI_COMM_WORLD, "MPI_Op_create", MPI_ERR_NO_MEM, NULL,
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_NO_MEM, NULL,
 				"out of memory");
 	}
 	o->kind = OP_USER;
 	o->commute = commute != 0;
 	o->refs = 1;
-	o->fn = user_fn;
+	o->fn = fn;
+	o->fn_c = fn_c;
 	*op = o->handle;
 	return MPI_SUCCESS;
+}
+
+API(int, Op_create, (MPI_User_function *user_fn, int commute, MPI_Op *op))
+{
+	return op_create("MPI_Op_create", user_fn, NULL, commute, op);
+}
+
+API(int, Op_create_c, (MPI_User_function_c *user_fn, int commute, MPI_Op *op))
+{
+	return op_create("MPI_Op_create_c", NULL, user_fn, commute, op);
 }
 
 API(int, Op_free, (MPI_Op *op))
@@ -208,10 +231,9 @@ API(int, Op_commutative, (MPI_Op op, int *commute))
 	return MPI_SUCCESS;
 }
 
-API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
-			MPI_Datatype datatype, MPI_Op op))
+static int reduce_local(const char *call, const void *inbuf, void *inoutbuf,
+			MPI_Count count, MPI_Datatype datatype, MPI_Op op)
 {
-	static const char call[] = "MPI_Reduce_local";
 	struct datatype *dt;
 	struct op *o;
 	int rc;
@@ -219,7 +241,7 @@ API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
 	runtime_check(call);
 	if (count < 0)
 		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_COUNT, "count",
-				"%d is negative", count);
+				"%lld is negative", (long long)count);
 	rc = dt_check_use(MPI_COMM_WORLD, call, datatype, &dt);
 	if (rc == MPI_SUCCESS)
 		rc = op_lookup(call, op, &o);
@@ -244,4 +266,16 @@ API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
 				"is inbuf: the buffers must not alias");
 	op_reduce(o, inbuf, inoutbuf, count, dt);
 	return MPI_SUCCESS;
+}
+
+API(int, Reduce_local, (const void *inbuf, void *inoutbuf, int count,
+			MPI_Datatype datatype, MPI_Op op))
+{
+	return reduce_local("MPI_Reduce_local", inbuf, inoutbuf, count, datatype, op);
+}
+
+API(int, Reduce_local_c, (const void *inbuf, void *inoutbuf, MPI_Count count,
+			  MPI_Datatype datatype, MPI_Op op))
+{
+	return reduce_local("MPI_Reduce_local_c", inbuf, inoutbuf, count, datatype, op);
 }

@@ -15,23 +15,25 @@
 #include "runtime.h"
 #include "state.h"
 
-int p2p_check_data(const char *call, const void *buf, int count, MPI_Datatype datatype,
+int p2p_check_data(const char *call, const void *buf, MPI_Count count, MPI_Datatype datatype,
 		   MPI_Comm comm, struct datatype **dtp)
 {
 	struct datatype *dt;
 
 	if (count < 0)
-		return err_comm(comm, call, MPI_ERR_COUNT, "count", "%d is negative", count);
+		return err_comm(comm, call, MPI_ERR_COUNT, "count", "%lld is negative",
+				(long long)count);
 	if (dt_check_use(comm, call, datatype, &dt) != MPI_SUCCESS)
 		return MPI_ERR_TYPE;
 	if (!buf && count > 0 && dt->size > 0 && handle_is_builtin(datatype))
 		return err_comm(comm, call, MPI_ERR_BUFFER, "buf",
-				"is NULL with %d elements of %s", count, dt->name);
+				"is NULL with %lld elements of %s", (long long)count,
+				dt->name);
 	*dtp = dt;
 	return MPI_SUCCESS;
 }
 
-static int p2p_check(const char *call, const void *buf, int count, MPI_Datatype datatype,
+static int p2p_check(const char *call, const void *buf, MPI_Count count, MPI_Datatype datatype,
 		     int peer, int tag, MPI_Comm comm, int recv, struct p2p_args *a)
 {
 	struct comm *c = comm_get(comm);
@@ -57,19 +59,19 @@ static int p2p_check(const char *call, const void *buf, int count, MPI_Datatype 
 	return MPI_SUCCESS;
 }
 
-int p2p_check_send(const char *call, const void *buf, int count, MPI_Datatype dt,
+int p2p_check_send(const char *call, const void *buf, MPI_Count count, MPI_Datatype dt,
 		   int dest, int tag, MPI_Comm comm, struct p2p_args *a)
 {
 	return p2p_check(call, buf, count, dt, dest, tag, comm, 0, a);
 }
 
-int p2p_check_recv(const char *call, const void *buf, int count, MPI_Datatype dt,
+int p2p_check_recv(const char *call, const void *buf, MPI_Count count, MPI_Datatype dt,
 		   int source, int tag, MPI_Comm comm, struct p2p_args *a)
 {
 	return p2p_check(call, buf, count, dt, source, tag, comm, 1, a);
 }
 
-int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, int count,
+int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, MPI_Count count,
 		  const struct datatype *dt)
 {
 	if (errclass == MPI_ERR_BUFFER)
@@ -88,7 +90,7 @@ void p2p_status_proc_null(MPI_Status *status)
 }
 
 /* Fill a send request (not started). */
-static void send_init(struct request *r, const void *buf, int count,
+static void send_init(struct request *r, const void *buf, MPI_Count count,
 		      const struct p2p_args *a, int dest, int tag, enum send_mode mode)
 {
 	req_bind(r, a->comm, a->comm->ctx, a->dt);
@@ -101,7 +103,7 @@ static void send_init(struct request *r, const void *buf, int count,
 	r->bytes = (size_t)count * (size_t)a->dt->size;
 }
 
-void p2p_recv_init(struct request *r, void *buf, int count, const struct p2p_args *a,
+void p2p_recv_init(struct request *r, void *buf, MPI_Count count, const struct p2p_args *a,
 		   int source, int tag)
 {
 	req_bind(r, a->comm, a->comm->ctx, a->dt);
@@ -215,7 +217,7 @@ static int p2p_finish_local(const char *call, enum call_id id, struct request *r
  * request lives in this call's frame: the call returns only once the
  * engine is through with it.
  */
-static int p2p_send(const char *call, enum call_id id, const void *buf, int count,
+static int p2p_send(const char *call, enum call_id id, const void *buf, MPI_Count count,
 		    MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
 		    enum send_mode mode)
 {
@@ -237,6 +239,11 @@ static int p2p_send(const char *call, enum call_id id, const void *buf, int coun
 	return p2p_finish_local(call, id, &r, MPI_STATUS_IGNORE);
 }
 
+/*
+ * Each call has an int form and a large-count form (the "_c" suffix, MPI
+ * 4.1 section 2.5.8): one implementation takes MPI_Count, and both forms
+ * are thin wrappers that name themselves in errors.
+ */
 API(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest,
 		int tag, MPI_Comm comm))
 {
@@ -244,10 +251,24 @@ API(int, Send, (const void *buf, int count, MPI_Datatype datatype, int dest,
 			comm, SEND_STANDARD);
 }
 
+API(int, Send_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+		  int tag, MPI_Comm comm))
+{
+	return p2p_send("MPI_Send_c", CALL_SEND, buf, count, datatype, dest, tag,
+			comm, SEND_STANDARD);
+}
+
 API(int, Ssend, (const void *buf, int count, MPI_Datatype datatype, int dest,
 		 int tag, MPI_Comm comm))
 {
 	return p2p_send("MPI_Ssend", CALL_SSEND, buf, count, datatype, dest, tag,
+			comm, SEND_SYNC);
+}
+
+API(int, Ssend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+		   int tag, MPI_Comm comm))
+{
+	return p2p_send("MPI_Ssend_c", CALL_SSEND, buf, count, datatype, dest, tag,
 			comm, SEND_SYNC);
 }
 
@@ -259,19 +280,29 @@ API(int, Rsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
 			comm, SEND_READY);
 }
 
-API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source,
-		int tag, MPI_Comm comm, MPI_Status *status))
+API(int, Rsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+		   int tag, MPI_Comm comm))
+{
+	return p2p_send("MPI_Rsend_c", CALL_RSEND, buf, count, datatype, dest, tag,
+			comm, SEND_READY);
+}
+
+/* Inline in both forms: the blocking receive is a fast path (README,
+ * "Threads", what a send and a receive cost). */
+static inline __attribute__((always_inline)) int
+p2p_recv(const char *call, void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+	 int tag, MPI_Comm comm, MPI_Status *status)
 {
 	struct p2p_args a;
 	struct request r;
 	int rc;
 
-	runtime_check("MPI_Recv");
-	rc = p2p_check_recv("MPI_Recv", buf, count, datatype, source, tag, comm, &a);
+	runtime_check(call);
+	rc = p2p_check_recv(call, buf, count, datatype, source, tag, comm, &a);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (!status)
-		return err_comm(comm, "MPI_Recv", MPI_ERR_ARG, "status", "is NULL");
+		return err_comm(comm, call, MPI_ERR_ARG, "status", "is NULL");
 	if (source == MPI_PROC_NULL) {
 		p2p_status_proc_null(status);
 		return MPI_SUCCESS;
@@ -279,11 +310,23 @@ API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source,
 	req_init(&r, REQ_RECV);
 	p2p_recv_init(&r, buf, count, &a, source, tag);
 	p2p_start(&r);
-	return p2p_finish_local("MPI_Recv", CALL_RECV, &r, status);
+	return p2p_finish_local(call, CALL_RECV, &r, status);
+}
+
+API(int, Recv, (void *buf, int count, MPI_Datatype datatype, int source,
+		int tag, MPI_Comm comm, MPI_Status *status))
+{
+	return p2p_recv("MPI_Recv", buf, count, datatype, source, tag, comm, status);
+}
+
+API(int, Recv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+		  int tag, MPI_Comm comm, MPI_Status *status))
+{
+	return p2p_recv("MPI_Recv_c", buf, count, datatype, source, tag, comm, status);
 }
 
 /* The nonblocking and persistent calls differ only in mode and start. */
-static int p2p_isend(const char *call, const void *buf, int count,
+static int p2p_isend(const char *call, const void *buf, MPI_Count count,
 		     MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
 		     enum send_mode mode, int persistent, MPI_Request *request)
 {
@@ -308,7 +351,7 @@ static int p2p_isend(const char *call, const void *buf, int count,
 	return MPI_SUCCESS;
 }
 
-static int p2p_irecv(const char *call, void *buf, int count, MPI_Datatype datatype,
+static int p2p_irecv(const char *call, void *buf, MPI_Count count, MPI_Datatype datatype,
 		     int source, int tag, MPI_Comm comm, int persistent,
 		     MPI_Request *request)
 {
@@ -340,10 +383,24 @@ API(int, Isend, (const void *buf, int count, MPI_Datatype datatype, int dest,
 			 SEND_STANDARD, 0, request);
 }
 
+API(int, Isend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+		   int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Isend_c", buf, count, datatype, dest, tag, comm,
+			 SEND_STANDARD, 0, request);
+}
+
 API(int, Issend, (const void *buf, int count, MPI_Datatype datatype, int dest,
 		  int tag, MPI_Comm comm, MPI_Request *request))
 {
 	return p2p_isend("MPI_Issend", buf, count, datatype, dest, tag, comm,
+			 SEND_SYNC, 0, request);
+}
+
+API(int, Issend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+		    int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Issend_c", buf, count, datatype, dest, tag, comm,
 			 SEND_SYNC, 0, request);
 }
 
@@ -354,10 +411,24 @@ API(int, Irsend, (const void *buf, int count, MPI_Datatype datatype, int dest,
 			 SEND_READY, 0, request);
 }
 
+API(int, Irsend_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+		    int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Irsend_c", buf, count, datatype, dest, tag, comm,
+			 SEND_READY, 0, request);
+}
+
 API(int, Irecv, (void *buf, int count, MPI_Datatype datatype, int source,
 		 int tag, MPI_Comm comm, MPI_Request *request))
 {
 	return p2p_irecv("MPI_Irecv", buf, count, datatype, source, tag, comm, 0,
+			 request);
+}
+
+API(int, Irecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+		   int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_irecv("MPI_Irecv_c", buf, count, datatype, source, tag, comm, 0,
 			 request);
 }
 
@@ -368,10 +439,24 @@ API(int, Send_init, (const void *buf, int count, MPI_Datatype datatype, int dest
 			 SEND_STANDARD, 1, request);
 }
 
+API(int, Send_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+		       int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Send_init_c", buf, count, datatype, dest, tag, comm,
+			 SEND_STANDARD, 1, request);
+}
+
 API(int, Ssend_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
 		      int tag, MPI_Comm comm, MPI_Request *request))
 {
 	return p2p_isend("MPI_Ssend_init", buf, count, datatype, dest, tag, comm,
+			 SEND_SYNC, 1, request);
+}
+
+API(int, Ssend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Ssend_init_c", buf, count, datatype, dest, tag, comm,
 			 SEND_SYNC, 1, request);
 }
 
@@ -382,10 +467,24 @@ API(int, Rsend_init, (const void *buf, int count, MPI_Datatype datatype, int des
 			 SEND_READY, 1, request);
 }
 
+API(int, Rsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Rsend_init_c", buf, count, datatype, dest, tag, comm,
+			 SEND_READY, 1, request);
+}
+
 API(int, Bsend_init, (const void *buf, int count, MPI_Datatype datatype, int dest,
 		      int tag, MPI_Comm comm, MPI_Request *request))
 {
 	return p2p_isend("MPI_Bsend_init", buf, count, datatype, dest, tag, comm,
+			 SEND_BUFFERED, 1, request);
+}
+
+API(int, Bsend_init_c, (const void *buf, MPI_Count count, MPI_Datatype datatype, int dest,
+			int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isend("MPI_Bsend_init_c", buf, count, datatype, dest, tag, comm,
 			 SEND_BUFFERED, 1, request);
 }
 
@@ -396,93 +495,322 @@ API(int, Recv_init, (void *buf, int count, MPI_Datatype datatype, int source,
 			 request);
 }
 
-API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		    int dest, int sendtag, void *recvbuf, int recvcount,
-		    MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
-		    MPI_Status *status))
+API(int, Recv_init_c, (void *buf, MPI_Count count, MPI_Datatype datatype, int source,
+		       int tag, MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_irecv("MPI_Recv_init_c", buf, count, datatype, source, tag, comm, 1,
+			 request);
+}
+
+/* ---- send-receive, blocking and nonblocking ------------------------------ */
+
+/* One send-receive's arguments: a send half and a receive half. */
+struct sendrecv_args {
+	const void *sendbuf;
+	MPI_Count sendcount;
+	MPI_Datatype sendtype;
+	int dest, sendtag;
+	void *recvbuf;
+	MPI_Count recvcount;
+	MPI_Datatype recvtype;
+	int source, recvtag;
+	MPI_Comm comm;
+};
+
+/* Check both halves of x and the request or status pointer (out, named
+ * out_name): MPI_SUCCESS, or the error class after raising it. */
+static int sendrecv_check(const char *call, const struct sendrecv_args *x,
+			  const void *out, const char *out_name, struct p2p_args *sa,
+			  struct p2p_args *ra)
+{
+	int rc = p2p_check_send(call, x->sendbuf, x->sendcount, x->sendtype, x->dest,
+				x->sendtag, x->comm, sa);
+
+	if (rc == MPI_SUCCESS)
+		rc = p2p_check_recv(call, x->recvbuf, x->recvcount, x->recvtype,
+				    x->source, x->recvtag, x->comm, ra);
+	if (rc == MPI_SUCCESS && !out)
+		rc = err_comm(x->comm, call, MPI_ERR_ARG, out_name, "is NULL");
+	return rc;
+}
+
+/* Start both halves: the receive first, so that a send to ourselves finds it. */
+static void sendrecv_start(const struct sendrecv_args *x, const struct p2p_args *sa,
+			   const struct p2p_args *ra, struct request *s, struct request *r)
+{
+	p2p_recv_init(r, x->recvbuf, x->recvcount, ra, x->source, x->recvtag);
+	p2p_start(r);
+	send_init(s, x->sendbuf, x->sendcount, sa, x->dest, x->sendtag, SEND_STANDARD);
+	p2p_start(s);
+}
+
+static int p2p_sendrecv(const char *call, const struct sendrecv_args *x,
+			MPI_Status *status)
 {
 	struct p2p_args sa, ra;
 	struct request s, r;
 	int rc;
 
-	runtime_check("MPI_Sendrecv");
-	rc = p2p_check_send("MPI_Sendrecv", sendbuf, sendcount, sendtype, dest,
-			    sendtag, comm, &sa);
+	runtime_check(call);
+	rc = sendrecv_check(call, x, status, "status", &sa, &ra);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	rc = p2p_check_recv("MPI_Sendrecv", recvbuf, recvcount, recvtype, source,
-			    recvtag, comm, &ra);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	if (!status)
-		return err_comm(comm, "MPI_Sendrecv", MPI_ERR_ARG, "status", "is NULL");
-	/* the receive first, so a send to ourselves finds it */
 	req_init(&r, REQ_RECV);
-	p2p_recv_init(&r, recvbuf, recvcount, &ra, source, recvtag);
-	p2p_start(&r);
 	req_init(&s, REQ_SEND);
-	send_init(&s, sendbuf, sendcount, &sa, dest, sendtag, SEND_STANDARD);
-	p2p_start(&s);
-	rc = p2p_finish_local("MPI_Sendrecv", CALL_SENDRECV, &s, MPI_STATUS_IGNORE);
+	sendrecv_start(x, &sa, &ra, &s, &r);
+	rc = p2p_finish_local(call, CALL_SENDRECV, &s, MPI_STATUS_IGNORE);
 	if (rc != MPI_SUCCESS) {
 		/* the send failed and its error was raised: the receive still
 		 * owns the buffer, so it must finish before we return */
-		p2p_finish_local("MPI_Sendrecv", CALL_SENDRECV, &r, status);
+		p2p_finish_local(call, CALL_SENDRECV, &r, status);
 		return rc;
 	}
-	return p2p_finish_local("MPI_Sendrecv", CALL_SENDRECV, &r, status);
+	return p2p_finish_local(call, CALL_SENDRECV, &r, status);
+}
+
+API(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		    int dest, int sendtag, void *recvbuf, int recvcount,
+		    MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+		    MPI_Status *status))
+{
+	return p2p_sendrecv("MPI_Sendrecv", &(struct sendrecv_args){
+		sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+		recvtype, source, recvtag, comm }, status);
+}
+
+API(int, Sendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		      int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+		      MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+		      MPI_Status *status))
+{
+	return p2p_sendrecv("MPI_Sendrecv_c", &(struct sendrecv_args){
+		sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+		recvtype, source, recvtag, comm }, status);
+}
+
+/*
+ * The replace forms send from a packed copy of the buffer and receive into
+ * the buffer itself.  The copy and the two halves, started; MPI_SUCCESS
+ * or MPI_ERR_NO_MEM (nothing started then).
+ */
+static int replace_start(const struct sendrecv_args *x, struct p2p_args *sa,
+			 const struct p2p_args *ra, struct request **s,
+			 struct request **r, void **copy)
+{
+	size_t bytes = (size_t)x->sendcount * (size_t)sa->dt->size;
+	struct sendrecv_args packed = *x;
+
+	*copy = malloc(bytes + 1);
+	*r = req_new(REQ_RECV, 0);
+	*s = req_new(REQ_SEND, 0);
+	if (!*copy || !*r || !*s) {
+		free(*copy);
+		req_release(*r);
+		req_release(*s);
+		return MPI_ERR_NO_MEM;
+	}
+	dt_pack(sa->dt, x->sendbuf, 0, *copy, bytes);
+	packed.sendbuf = *copy;
+	packed.sendcount = (MPI_Count)bytes;
+	sa->dt = dt_get(MPI_BYTE);
+	sendrecv_start(&packed, sa, ra, *s, *r);
+	return MPI_SUCCESS;
+}
+
+static int p2p_sendrecv_replace(const char *call, const struct sendrecv_args *x,
+				MPI_Status *status)
+{
+	struct p2p_args sa, ra;
+	struct request *s, *r;
+	void *copy;
+	int rc;
+
+	runtime_check(call);
+	rc = sendrecv_check(call, x, status, "status", &sa, &ra);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (replace_start(x, &sa, &ra, &s, &r, &copy) != MPI_SUCCESS)
+		return err_comm(x->comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	rc = p2p_finish(call, CALL_SENDRECV_REPLACE, s, MPI_STATUS_IGNORE);
+	if (rc == MPI_SUCCESS)
+		rc = p2p_finish(call, CALL_SENDRECV_REPLACE, r, status);
+	else
+		p2p_finish(call, CALL_SENDRECV_REPLACE, r, status);
+	free(copy);
+	return rc;
 }
 
 API(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest,
 			    int sendtag, int source, int recvtag, MPI_Comm comm,
 			    MPI_Status *status))
 {
-	struct p2p_args a, ra;
-	struct request *s, *r;
-	size_t bytes;
-	void *copy;
+	return p2p_sendrecv_replace("MPI_Sendrecv_replace", &(struct sendrecv_args){
+		buf, count, datatype, dest, sendtag, buf, count, datatype, source,
+		recvtag, comm }, status);
+}
+
+API(int, Sendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+			      int dest, int sendtag, int source, int recvtag,
+			      MPI_Comm comm, MPI_Status *status))
+{
+	return p2p_sendrecv_replace("MPI_Sendrecv_replace_c", &(struct sendrecv_args){
+		buf, count, datatype, dest, sendtag, buf, count, datatype, source,
+		recvtag, comm }, status);
+}
+
+/*
+ * MPI_Isendrecv and MPI_Isendrecv_replace (MPI 4.1, section 3.10): the two
+ * halves are internal requests on the user's context, started at once;
+ * the user's request (kind REQ_RECV, so that its status is the receive's)
+ * completes when both did, found by a hook of the progress engine that
+ * looks at the pairs under way, so the pair follows the progress mode like
+ * its halves.  The replace form's packed copy is freed at completion.  The
+ * user's request is never in the engine's queue of posted receives:
+ * `matched` says so, and MPI_Cancel leaves it to complete normally (which
+ * MPI 4.1 section 3.8.4 allows).  The list is the engine's (its lock).
+ */
+struct pair {
+	struct request *req;		/* the user's */
+	struct request *half[2];	/* the send, the receive */
+	void *copy;			/* the replace form's data, or NULL */
+	struct pair *next, *prev;
+};
+
+static struct pair *pairs;
+
+/* The user's request is released (by the application thread): the
+ * halves go with it. */
+static void pair_free(void *arg)
+{
+	struct pair *p = arg;
+
+	req_release(p->half[0]);
+	req_release(p->half[1]);
+	free(p);
+}
+
+static int pair_progress(void)
+{
+	int moved = 0;
+
+	for (struct pair *p = pairs, *next; p; p = next) {
+		struct request *s = p->half[0], *r = p->half[1], *u = p->req;
+
+		next = p->next;
+		if (!req_is_complete(s) || !req_is_complete(r))
+			continue;
+		if (p->prev)
+			p->prev->next = p->next;
+		else
+			pairs = p->next;
+		if (p->next)
+			p->next->prev = p->prev;
+		free(p->copy);
+		p->copy = NULL;
+		u->st_source = r->st_source;
+		u->st_tag = r->st_tag;
+		u->st_bytes = r->st_bytes;
+		u->st_error = s->st_error != MPI_SUCCESS ? s->st_error : r->st_error;
+		/* last: from here on the application thread may release it */
+		req_complete(u);
+		moved = 1;
+	}
+	return moved;
+}
+
+static int p2p_isendrecv(const char *call, const struct sendrecv_args *x, int replace,
+			 MPI_Request *request)
+{
+	struct p2p_args sa, ra;
+	struct request *u;
+	struct pair *p;
 	int rc;
 
-	runtime_check("MPI_Sendrecv_replace");
-	rc = p2p_check_send("MPI_Sendrecv_replace", buf, count, datatype, dest,
-			    sendtag, comm, &a);
+	runtime_check(call);
+	rc = sendrecv_check(call, x, request, "request", &sa, &ra);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	rc = p2p_check_recv("MPI_Sendrecv_replace", buf, count, datatype, source,
-			    recvtag, comm, &ra);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	if (!status)
-		return err_comm(comm, "MPI_Sendrecv_replace", MPI_ERR_ARG, "status",
-				"is NULL");
-	/* send from a packed copy, receive into the buffer itself */
-	bytes = (size_t)count * (size_t)a.dt->size;
-	copy = malloc(bytes + 1);
-	r = req_new(REQ_RECV, 0);
-	s = req_new(REQ_SEND, 0);
-	if (!copy || !r || !s) {
-		free(copy);
-		req_release(r);
-		req_release(s);
-		return err_comm(comm, "MPI_Sendrecv_replace", MPI_ERR_NO_MEM, NULL,
-				"out of memory");
+	p = calloc(1, sizeof(*p));
+	u = p ? req_new(REQ_RECV, 1) : NULL;
+	if (!u)
+		goto err_nomem;
+	if (replace) {
+		if (replace_start(x, &sa, &ra, &p->half[0], &p->half[1],
+				  &p->copy) != MPI_SUCCESS)
+			goto err_release;
+	} else {
+		p->half[0] = req_new(REQ_SEND, 0);
+		p->half[1] = req_new(REQ_RECV, 0);
+		if (!p->half[0] || !p->half[1]) {
+			req_release(p->half[0]);
+			req_release(p->half[1]);
+			goto err_release;
+		}
+		sendrecv_start(x, &sa, &ra, p->half[0], p->half[1]);
 	}
-	dt_pack(a.dt, buf, 0, copy, bytes);
-	p2p_recv_init(r, buf, count, &ra, source, recvtag);
-	p2p_start(r);
-	a.dt = dt_get(MPI_BYTE);
-	send_init(s, copy, 0, &a, dest, sendtag, SEND_STANDARD);
-	s->count = (MPI_Count)bytes;
-	s->bytes = bytes;
-	p2p_start(s);
-	rc = p2p_finish("MPI_Sendrecv_replace", CALL_SENDRECV_REPLACE, s,
-			MPI_STATUS_IGNORE);
-	if (rc == MPI_SUCCESS)
-		rc = p2p_finish("MPI_Sendrecv_replace", CALL_SENDRECV_REPLACE, r, status);
-	else
-		p2p_finish("MPI_Sendrecv_replace", CALL_SENDRECV_REPLACE, r, status);
-	free(copy);
-	return rc;
+	req_bind(u, ra.comm, ra.comm->ctx, ra.dt);
+	/* for the watchdog, should MPI_Wait block on it */
+	u->peer = x->source == MPI_PROC_NULL ? MPI_ANY_SOURCE : x->source;
+	u->tag = x->recvtag;
+	u->matched = 1;
+	u->active = 1;
+	u->owner = p;
+	u->owner_free = pair_free;
+	p->req = u;
+	progress_hook_add(pair_progress);
+	progress_lock();
+	p->next = pairs;
+	if (pairs)
+		pairs->prev = p;
+	pairs = p;
+	pair_progress();
+	progress_unlock();
+	*request = u->handle;
+	return MPI_SUCCESS;
+
+err_release:
+	req_release(u);
+err_nomem:
+	free(p);
+	return err_comm(x->comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+}
+
+API(int, Isendrecv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		     int dest, int sendtag, void *recvbuf, int recvcount,
+		     MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+		     MPI_Request *request))
+{
+	return p2p_isendrecv("MPI_Isendrecv", &(struct sendrecv_args){
+		sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+		recvtype, source, recvtag, comm }, 0, request);
+}
+
+API(int, Isendrecv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		       int dest, int sendtag, void *recvbuf, MPI_Count recvcount,
+		       MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+		       MPI_Request *request))
+{
+	return p2p_isendrecv("MPI_Isendrecv_c", &(struct sendrecv_args){
+		sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+		recvtype, source, recvtag, comm }, 0, request);
+}
+
+API(int, Isendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest,
+			     int sendtag, int source, int recvtag, MPI_Comm comm,
+			     MPI_Request *request))
+{
+	return p2p_isendrecv("MPI_Isendrecv_replace", &(struct sendrecv_args){
+		buf, count, datatype, dest, sendtag, buf, count, datatype, source,
+		recvtag, comm }, 1, request);
+}
+
+API(int, Isendrecv_replace_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+			       int dest, int sendtag, int source, int recvtag,
+			       MPI_Comm comm, MPI_Request *request))
+{
+	return p2p_isendrecv("MPI_Isendrecv_replace_c", &(struct sendrecv_args){
+		buf, count, datatype, dest, sendtag, buf, count, datatype, source,
+		recvtag, comm }, 1, request);
 }
 
 struct probe_wait {

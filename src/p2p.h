@@ -21,17 +21,17 @@ struct p2p_args {
 
 /* The buffer part of those checks (count, datatype, buf), raised on comm;
  * *dt is the datatype on success. */
-int p2p_check_data(const char *call, const void *buf, int count, MPI_Datatype datatype,
+int p2p_check_data(const char *call, const void *buf, MPI_Count count, MPI_Datatype datatype,
 		   MPI_Comm comm, struct datatype **dt);
 
-int p2p_check_send(const char *call, const void *buf, int count, MPI_Datatype dt,
+int p2p_check_send(const char *call, const void *buf, MPI_Count count, MPI_Datatype dt,
 		   int dest, int tag, MPI_Comm comm, struct p2p_args *a);
-int p2p_check_recv(const char *call, const void *buf, int count, MPI_Datatype dt,
+int p2p_check_recv(const char *call, const void *buf, MPI_Count count, MPI_Datatype dt,
 		   int source, int tag, MPI_Comm comm, struct p2p_args *a);
 
 /* Fill a receive request (not started) of count elements of a->dt. */
 struct request;
-void p2p_recv_init(struct request *r, void *buf, int count, const struct p2p_args *a,
+void p2p_recv_init(struct request *r, void *buf, MPI_Count count, const struct p2p_args *a,
 		   int source, int tag);
 
 /* Start a filled (or persistent, inactive) request. */
@@ -66,7 +66,7 @@ void p2p_probe_wait(enum call_id id, struct comm *c, int source, int tag,
 void p2p_status_proc_null(MPI_Status *status);
 
 /* Raise a failed buffered send (MPI_ERR_BUFFER: it does not fit). */
-int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, int count,
+int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, MPI_Count count,
 		  const struct datatype *dt);
 
 #endif

@@ -290,6 +290,25 @@ static char *copy_seg_base(const char *name)
 	return s->base;
 }
 
+/*
+ * A copy moves at most COPY_STEP bytes between two bumps of the rank's
+ * progress counter (shm/job.h): the watchdog, which sees the rank blocked
+ * in its receive, sees work move, however long the message (a copy of
+ * gigabytes into memory not touched yet takes seconds).
+ */
+#define COPY_STEP ((uint64_t)64 << 20)
+
+static void copy_moved(void)
+{
+	/* relaxed: the watchdog only compares snapshots of the counter */
+	atomic_fetch_add_explicit(&rt.self->progress, 1, memory_order_relaxed);
+}
+
+static uint64_t copy_step(uint64_t left)
+{
+	return left < COPY_STEP ? left : COPY_STEP;
+}
+
 /* Copy bytes of the stream of src (mapped here) into receive r. */
 static void pull_mapped(const struct layout *src, struct request *r, uint64_t bytes)
 {
@@ -298,12 +317,13 @@ static void pull_mapped(const struct layout *src, struct request *r, uint64_t by
 
 	while (off < bytes) {
 		uint64_t got;
-		int n = layout_iov(src, off, bytes - off, iov, 64, &got);
+		int n = layout_iov(src, off, copy_step(bytes - off), iov, 64, &got);
 
 		for (int i = 0; i < n; i++) {
 			dt_unpack(r->dt, r->rbuf, off, iov[i].iov_base, iov[i].iov_len);
 			off += iov[i].iov_len;
 		}
+		copy_moved();
 	}
 }
 
@@ -328,7 +348,7 @@ static int cma_move(struct cma_iov *v, pid_t pid, const struct layout *local,
 
 	while (off < end) {
 		uint64_t lgot, rgot;
-		int nl = layout_iov(local, off, end - off, liov, COPY_IOV, &lgot);
+		int nl = layout_iov(local, off, copy_step(end - off), liov, COPY_IOV, &lgot);
 		int nr = layout_iov(remote, off, lgot, riov, COPY_IOV, &rgot);
 		ssize_t n;
 
@@ -343,6 +363,7 @@ static int cma_move(struct cma_iov *v, pid_t pid, const struct layout *local,
 			break;
 		}
 		off += (uint64_t)n;
+		copy_moved();
 	}
 	*moved = off - start;
 	return rc;

@@ -144,7 +144,7 @@ API(int, Improbe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Message *m
  * MPICH and Open MPI have it (MPI 3.1 names no class); errors concerning
  * the data are raised on the message's communicator.
  */
-static int mrecv_start(const char *call, void *buf, int count, MPI_Datatype datatype,
+static int mrecv_start(const char *call, void *buf, MPI_Count count, MPI_Datatype datatype,
 		       MPI_Message *message, int with_handle, struct request **out)
 {
 	MPI_Comm comm = MPI_COMM_WORLD;
@@ -183,33 +183,57 @@ static int mrecv_start(const char *call, void *buf, int count, MPI_Datatype data
 	return MPI_SUCCESS;
 }
 
-API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-		 MPI_Status *status))
+static int mrecv(const char *call, void *buf, MPI_Count count, MPI_Datatype datatype,
+		 MPI_Message *message, MPI_Status *status)
 {
 	struct request *r;
 	int rc;
 
-	runtime_check("MPI_Mrecv");
+	runtime_check(call);
 	if (!status)
-		return err_comm(MPI_COMM_WORLD, "MPI_Mrecv", MPI_ERR_ARG, "status", "is NULL");
-	rc = mrecv_start("MPI_Mrecv", buf, count, datatype, message, 0, &r);
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, "status", "is NULL");
+	rc = mrecv_start(call, buf, count, datatype, message, 0, &r);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	return p2p_finish("MPI_Mrecv", CALL_MRECV, r, status);
+	return p2p_finish(call, CALL_MRECV, r, status);
+}
+
+static int imrecv(const char *call, void *buf, MPI_Count count, MPI_Datatype datatype,
+		  MPI_Message *message, MPI_Request *request)
+{
+	struct request *r;
+	int rc;
+
+	runtime_check(call);
+	if (!request)
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, "request", "is NULL");
+	rc = mrecv_start(call, buf, count, datatype, message, 1, &r);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	*request = r->handle;
+	return MPI_SUCCESS;
+}
+
+API(int, Mrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
+		 MPI_Status *status))
+{
+	return mrecv("MPI_Mrecv", buf, count, datatype, message, status);
+}
+
+API(int, Mrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+		   MPI_Message *message, MPI_Status *status))
+{
+	return mrecv("MPI_Mrecv_c", buf, count, datatype, message, status);
 }
 
 API(int, Imrecv, (void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 		  MPI_Request *request))
 {
-	struct request *r;
-	int rc;
+	return imrecv("MPI_Imrecv", buf, count, datatype, message, request);
+}
 
-	runtime_check("MPI_Imrecv");
-	if (!request)
-		return err_comm(MPI_COMM_WORLD, "MPI_Imrecv", MPI_ERR_ARG, "request", "is NULL");
-	rc = mrecv_start("MPI_Imrecv", buf, count, datatype, message, 1, &r);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	*request = r->handle;
-	return MPI_SUCCESS;
+API(int, Imrecv_c, (void *buf, MPI_Count count, MPI_Datatype datatype,
+		    MPI_Message *message, MPI_Request *request))
+{
+	return imrecv("MPI_Imrecv_c", buf, count, datatype, message, request);
 }

@@ -802,22 +802,53 @@ static int status_check(const char *call, const MPI_Status *status,
 	return MPI_SUCCESS;
 }
 
-API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+/* MPI_Get_count(_c) (MPI 4.1, section 3.2.5): whole elements of datatype
+ * in the status's data, MPI_UNDEFINED when the data ends inside one. */
+static int get_count(const char *call, const MPI_Status *status, MPI_Datatype datatype,
+		     const void *count, MPI_Count *n)
 {
 	struct datatype *dt;
 	int rc;
 
-	runtime_check("MPI_Get_count");
-	rc = status_check("MPI_Get_count", status, datatype, count, &dt);
+	runtime_check(call);
+	rc = status_check(call, status, datatype, count, &dt);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (dt->size == 0)
-		*count = 0;
+		*n = 0;
 	else if (status->shmpi_count % dt->size)
-		*count = MPI_UNDEFINED;
+		*n = MPI_UNDEFINED;
 	else
-		*count = (int)(status->shmpi_count / dt->size);
+		*n = status->shmpi_count / dt->size;
 	return MPI_SUCCESS;
+}
+
+/* The int forms of the count queries: a count that does not fit in the
+ * int result is MPI_UNDEFINED (MPI 4.1, section 2.5.8). */
+static int count_to_int(MPI_Count n)
+{
+	return n > INT_MAX ? MPI_UNDEFINED : (int)n;
+}
+
+API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
+{
+	MPI_Count n;
+	int rc = get_count("MPI_Get_count", status, datatype, count, &n);
+
+	if (rc == MPI_SUCCESS)
+		*count = count_to_int(n);
+	return rc;
+}
+
+API(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype,
+		       MPI_Count *count))
+{
+	MPI_Count n;
+	int rc = get_count("MPI_Get_count_c", status, datatype, count, &n);
+
+	if (rc == MPI_SUCCESS)
+		*count = n;
+	return rc;
 }
 
 /* MPI_Get_elements(_x) (MPI 3.1, section 4.1.11): basic elements of
@@ -842,7 +873,7 @@ API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *co
 	int rc = get_elements("MPI_Get_elements", status, datatype, count, &n);
 
 	if (rc == MPI_SUCCESS)
-		*count = n > INT_MAX ? MPI_UNDEFINED : (int)n;
+		*count = count_to_int(n);
 	return rc;
 }
 
@@ -851,6 +882,17 @@ API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype,
 {
 	MPI_Count n;
 	int rc = get_elements("MPI_Get_elements_x", status, datatype, count, &n);
+
+	if (rc == MPI_SUCCESS)
+		*count = n;
+	return rc;
+}
+
+API(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype,
+			  MPI_Count *count))
+{
+	MPI_Count n;
+	int rc = get_elements("MPI_Get_elements_c", status, datatype, count, &n);
 
 	if (rc == MPI_SUCCESS)
 		*count = n;

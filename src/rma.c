@@ -11,6 +11,7 @@
  * there everything is complete at the origin and the target when the call
  * returns, and flush and unlock only add the memory ordering.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,8 +68,8 @@ static int rma_type(struct win *w, const char *call, MPI_Datatype h, const char 
 	return MPI_SUCCESS;
 }
 
-static int rma_prepare(const char *call, MPI_Win win, const void *obuf, int ocount,
-		       MPI_Datatype otype, int target, MPI_Aint tdisp, int tcount,
+static int rma_prepare(const char *call, MPI_Win win, const void *obuf, MPI_Count ocount,
+		       MPI_Datatype otype, int target, MPI_Aint tdisp, MPI_Count tcount,
 		       MPI_Datatype ttype, struct rma_args *a)
 {
 	MPI_Aint lo = 0, hi = 0;
@@ -81,7 +82,8 @@ static int rma_prepare(const char *call, MPI_Win win, const void *obuf, int ocou
 	a->w = w;
 	if (ocount < 0 || tcount < 0)
 		return win_err(w, call, MPI_ERR_COUNT, ocount < 0 ? "origin_count" :
-			       "target_count", "%d is negative", ocount < 0 ? ocount : tcount);
+			       "target_count", "%lld is negative",
+			       (long long)(ocount < 0 ? ocount : tcount));
 	if (target == MPI_PROC_NULL) {
 		a->noop = 1;
 		return MPI_SUCCESS;
@@ -109,9 +111,10 @@ static int rma_prepare(const char *call, MPI_Win win, const void *obuf, int ocou
 	}
 	if (a->bytes != (size_t)tcount * (size_t)a->tdt->size)
 		return win_err(w, call, MPI_ERR_TYPE, "target_datatype",
-			       "%d x %s (%zu bytes) does not match %d x %s at the origin",
-			       tcount, a->tdt->name, (size_t)tcount * (size_t)a->tdt->size,
-			       ocount, a->odt->name);
+			       "%lld x %s (%zu bytes) does not match %lld x %s at the "
+			       "origin", (long long)tcount, a->tdt->name,
+			       (size_t)tcount * (size_t)a->tdt->size, (long long)ocount,
+			       a->odt->name);
 	if (!obuf && handle_is_builtin(otype))
 		return win_err(w, call, MPI_ERR_BUFFER, "origin_addr", "is NULL");
 	if (dt_span(a->tdt, tcount, &lo, &hi) < 0 ||
@@ -166,8 +169,8 @@ rma_fast(struct win *w, int target, MPI_Aint disp, int ocount, MPI_Datatype otyp
  * and 1, or 0 for the general path.
  */
 static inline int rma_fast_private(struct win *w, int target, MPI_Aint disp,
-				   const void *obuf, int ocount, MPI_Datatype otype,
-				   int tcount, MPI_Datatype ttype, struct rma_args *a)
+				   const void *obuf, MPI_Count ocount, MPI_Datatype otype,
+				   MPI_Count tcount, MPI_Datatype ttype, struct rma_args *a)
 {
 	struct datatype *dt;
 	MPI_Aint at;
@@ -234,9 +237,9 @@ static inline __attribute__((always_inline)) void rma_move(void *dst, const void
 /* Put (to_target) or get, past the common case: the private path, or the
  * general checks. */
 static __attribute__((noinline)) int
-rma_copy_general(const char *call, struct win *w, void *origin_addr, int origin_count,
+rma_copy_general(const char *call, struct win *w, void *origin_addr, MPI_Count origin_count,
 		 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-		 int target_count, MPI_Datatype target_datatype, MPI_Win win,
+		 MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
 		 int to_target)
 {
 	enum pvar_rma_kind kind = to_target ? PVAR_RMA_PUT : PVAR_RMA_GET;
@@ -291,13 +294,16 @@ rma_copy(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 }
 
 /* The same for calls named `call` that take no sibling-call shortcut. */
-static int rma_copy_named(const char *call, void *origin_addr, int origin_count,
+static int rma_copy_named(const char *call, void *origin_addr, MPI_Count origin_count,
 			  MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-			  int target_count, MPI_Datatype target_datatype, MPI_Win win,
+			  MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
 			  int to_target)
 {
-	if (rma_copy(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-		     target_count, target_datatype, win, to_target) == MPI_SUCCESS)
+	/* the common case has int counts (those of the int forms, inline) */
+	if (origin_count <= INT_MAX && target_count <= INT_MAX &&
+	    rma_copy(origin_addr, (int)origin_count, origin_datatype, target_rank,
+		     target_disp, (int)target_count, target_datatype, win, to_target) ==
+	    MPI_SUCCESS)
 		return MPI_SUCCESS;
 	return rma_copy_general(call, win_get(win), origin_addr, origin_count,
 				origin_datatype, target_rank, target_disp, target_count,
@@ -401,6 +407,28 @@ API(int, Get, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype
 			target_disp, target_count, target_datatype, win);
 }
 
+/* The large-count forms (MPI 4.1, section 2.5.8) take the same path, from
+ * rma_copy_named: its common case inline, then the general checks. */
+API(int, Put_c, (const void *origin_addr, MPI_Count origin_count,
+		 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		 MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win))
+{
+	runtime_check("MPI_Put_c");
+	return rma_copy_named("MPI_Put_c", (void *)origin_addr, origin_count,
+			      origin_datatype, target_rank, target_disp, target_count,
+			      target_datatype, win, 1);
+}
+
+API(int, Get_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+		 int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+		 MPI_Datatype target_datatype, MPI_Win win))
+{
+	runtime_check("MPI_Get_c");
+	return rma_copy_named("MPI_Get_c", origin_addr, origin_count, origin_datatype,
+			      target_rank, target_disp, target_count, target_datatype, win,
+			      0);
+}
+
 /* ---- accumulates -------------------------------------------------------- */
 
 /*
@@ -441,7 +469,7 @@ static int rma_acc(const char *call, enum pvar_rma_kind kind, struct rma_args *a
  * the op and returns 1, or returns 0 for the general path.
  */
 static int rma_acc_fast(enum pvar_rma_kind kind, struct win *w, const void *origin,
-			void *result, int count, MPI_Datatype type, int target,
+			void *result, MPI_Count count, MPI_Datatype type, int target,
 			MPI_Aint disp, MPI_Op op_h)
 {
 	struct rma_acc acc = { .w = w, .target = target };
@@ -449,8 +477,8 @@ static int rma_acc_fast(enum pvar_rma_kind kind, struct win *w, const void *orig
 	size_t esize;
 	char *addr;
 
-	if (!op || !op_is_builtin(op) || (!origin && op_h != MPI_NO_OP) ||
-	    !(addr = rma_fast(w, target, disp, count, type, count, type, &esize)) ||
+	if (!op || !op_is_builtin(op) || (!origin && op_h != MPI_NO_OP) || count > INT_MAX ||
+	    !(addr = rma_fast(w, target, disp, (int)count, type, (int)count, type, &esize)) ||
 	    rma_acc_prepare(&acc, op, type) < 0)
 		return 0;
 	acc.plain = w->locked[target] == WIN_LOCKED_EXCLUSIVE;
@@ -476,9 +504,9 @@ static inline int rma_acc_one(enum pvar_rma_kind kind, struct win *w, const void
 	return 1;
 }
 
-static int rma_accumulate(const char *call, const void *origin_addr, int origin_count,
+static int rma_accumulate(const char *call, const void *origin_addr, MPI_Count origin_count,
 			  MPI_Datatype origin_datatype, int target_rank,
-			  MPI_Aint target_disp, int target_count,
+			  MPI_Aint target_disp, MPI_Count target_count,
 			  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
 	struct rma_args a;
@@ -496,10 +524,10 @@ static int rma_accumulate(const char *call, const void *origin_addr, int origin_
 }
 
 static int rma_get_accumulate(const char *call, enum pvar_rma_kind kind,
-			      const void *origin_addr, int origin_count,
-			      MPI_Datatype origin_datatype, void *result_addr, int result_count,
+			      const void *origin_addr, MPI_Count origin_count,
+			      MPI_Datatype origin_datatype, void *result_addr, MPI_Count result_count,
 			      MPI_Datatype result_datatype, int target_rank,
-			      MPI_Aint target_disp, int target_count,
+			      MPI_Aint target_disp, MPI_Count target_count,
 			      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
 	struct datatype *rdt;
@@ -520,21 +548,21 @@ static int rma_get_accumulate(const char *call, enum pvar_rma_kind kind,
 	    MPI_SUCCESS)
 		return rc;
 	if (result_count < 0)
-		return win_err(a.w, call, MPI_ERR_COUNT, "result_count", "%d is negative",
-			       result_count);
+		return win_err(a.w, call, MPI_ERR_COUNT, "result_count",
+			       "%lld is negative", (long long)result_count);
 	if (!result_addr && handle_is_builtin(result_datatype))
 		return win_err(a.w, call, MPI_ERR_BUFFER, "result_addr", "is NULL");
 	return rma_acc(call, kind, &a, op, result_addr, result_count, rdt);
 }
 
-API(int, Accumulate, (const void *origin_addr, int origin_count,
+static int accumulate(const char *call, const void *origin_addr, MPI_Count origin_count,
 		      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-		      int target_count, MPI_Datatype target_datatype, MPI_Op op,
-		      MPI_Win win))
+		      MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+		      MPI_Win win)
 {
 	struct win *w;
 
-	runtime_check("MPI_Accumulate");
+	runtime_check(call);
 	w = win_get(win);
 	/* MPI_NO_OP is refused by the general path */
 	if (w && op != MPI_NO_OP && origin_datatype == target_datatype &&
@@ -545,20 +573,39 @@ API(int, Accumulate, (const void *origin_addr, int origin_count,
 	     rma_acc_fast(PVAR_RMA_ACC, w, origin_addr, NULL, origin_count, origin_datatype,
 			  target_rank, target_disp, op)))
 		return MPI_SUCCESS;
-	return rma_accumulate("MPI_Accumulate", origin_addr, origin_count,
-			      origin_datatype, target_rank, target_disp, target_count,
-			      target_datatype, op, win);
+	return rma_accumulate(call, origin_addr, origin_count, origin_datatype,
+			      target_rank, target_disp, target_count, target_datatype, op,
+			      win);
 }
 
-API(int, Get_accumulate, (const void *origin_addr, int origin_count,
-			  MPI_Datatype origin_datatype, void *result_addr,
-			  int result_count, MPI_Datatype result_datatype, int target_rank,
-			  MPI_Aint target_disp, int target_count,
-			  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+API(int, Accumulate, (const void *origin_addr, int origin_count,
+		      MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		      int target_count, MPI_Datatype target_datatype, MPI_Op op,
+		      MPI_Win win))
+{
+	return accumulate("MPI_Accumulate", origin_addr, origin_count, origin_datatype,
+			  target_rank, target_disp, target_count, target_datatype, op, win);
+}
+
+API(int, Accumulate_c, (const void *origin_addr, MPI_Count origin_count,
+			MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+			MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+			MPI_Win win))
+{
+	return accumulate("MPI_Accumulate_c", origin_addr, origin_count, origin_datatype,
+			  target_rank, target_disp, target_count, target_datatype, op, win);
+}
+
+static int get_accumulate(const char *call, const void *origin_addr,
+			  MPI_Count origin_count, MPI_Datatype origin_datatype,
+			  void *result_addr, MPI_Count result_count,
+			  MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+			  MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+			  MPI_Win win)
 {
 	struct win *w;
 
-	runtime_check("MPI_Get_accumulate");
+	runtime_check(call);
 	w = win_get(win);
 	if (w && result_addr && result_count == 1 && target_count == 1 &&
 	    result_datatype == target_datatype &&
@@ -567,10 +614,34 @@ API(int, Get_accumulate, (const void *origin_addr, int origin_count,
 	    rma_acc_one(PVAR_RMA_GET_ACC, w, op == MPI_NO_OP ? NULL : origin_addr,
 			result_addr, target_datatype, target_rank, target_disp, op))
 		return MPI_SUCCESS;
-	return rma_get_accumulate("MPI_Get_accumulate", PVAR_RMA_GET_ACC, origin_addr,
-				  origin_count, origin_datatype, result_addr, result_count,
+	return rma_get_accumulate(call, PVAR_RMA_GET_ACC, origin_addr, origin_count,
+				  origin_datatype, result_addr, result_count,
 				  result_datatype, target_rank, target_disp, target_count,
 				  target_datatype, op, win);
+}
+
+API(int, Get_accumulate, (const void *origin_addr, int origin_count,
+			  MPI_Datatype origin_datatype, void *result_addr,
+			  int result_count, MPI_Datatype result_datatype, int target_rank,
+			  MPI_Aint target_disp, int target_count,
+			  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+{
+	return get_accumulate("MPI_Get_accumulate", origin_addr, origin_count,
+			      origin_datatype, result_addr, result_count, result_datatype,
+			      target_rank, target_disp, target_count, target_datatype, op,
+			      win);
+}
+
+API(int, Get_accumulate_c, (const void *origin_addr, MPI_Count origin_count,
+			    MPI_Datatype origin_datatype, void *result_addr,
+			    MPI_Count result_count, MPI_Datatype result_datatype,
+			    int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+			    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+{
+	return get_accumulate("MPI_Get_accumulate_c", origin_addr, origin_count,
+			      origin_datatype, result_addr, result_count, result_datatype,
+			      target_rank, target_disp, target_count, target_datatype, op,
+			      win);
 }
 
 API(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
@@ -689,34 +760,105 @@ static int rma_check_passive(const char *call, MPI_Win win, int target,
 	return MPI_SUCCESS;
 }
 
+static int rput(const char *call, const void *origin_addr, MPI_Count origin_count,
+		MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+		MPI_Request *request)
+{
+	int rc;
+
+	runtime_check(call);
+	rc = rma_check_passive(call, win, target_rank, request);
+	if (rc == MPI_SUCCESS)
+		rc = rma_copy_named(call, (void *)origin_addr, origin_count, origin_datatype,
+				    target_rank, target_disp, target_count, target_datatype,
+				    win, 1);
+	return rma_request(call, win, target_rank, request, rc);
+}
+
+static int rget(const char *call, void *origin_addr, MPI_Count origin_count,
+		MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+		MPI_Request *request)
+{
+	int rc;
+
+	runtime_check(call);
+	rc = rma_check_passive(call, win, target_rank, request);
+	if (rc == MPI_SUCCESS)
+		rc = rma_copy_named(call, origin_addr, origin_count, origin_datatype,
+				    target_rank, target_disp, target_count, target_datatype,
+				    win, 0);
+	return rma_request(call, win, target_rank, request, rc);
+}
+
+static int raccumulate(const char *call, const void *origin_addr, MPI_Count origin_count,
+		       MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		       MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+		       MPI_Win win, MPI_Request *request)
+{
+	int rc;
+
+	runtime_check(call);
+	rc = rma_check_passive(call, win, target_rank, request);
+	if (rc == MPI_SUCCESS)
+		rc = rma_accumulate(call, origin_addr, origin_count, origin_datatype,
+				    target_rank, target_disp, target_count, target_datatype,
+				    op, win);
+	return rma_request(call, win, target_rank, request, rc);
+}
+
+static int rget_accumulate(const char *call, const void *origin_addr,
+			   MPI_Count origin_count, MPI_Datatype origin_datatype,
+			   void *result_addr, MPI_Count result_count,
+			   MPI_Datatype result_datatype, int target_rank,
+			   MPI_Aint target_disp, MPI_Count target_count,
+			   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+			   MPI_Request *request)
+{
+	int rc;
+
+	runtime_check(call);
+	rc = rma_check_passive(call, win, target_rank, request);
+	if (rc == MPI_SUCCESS)
+		rc = rma_get_accumulate(call, PVAR_RMA_GET_ACC, origin_addr, origin_count,
+					origin_datatype, result_addr, result_count,
+					result_datatype, target_rank, target_disp,
+					target_count, target_datatype, op, win);
+	return rma_request(call, win, target_rank, request, rc);
+}
+
 API(int, Rput, (const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 		int target_rank, MPI_Aint target_disp, int target_count,
 		MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
 {
-	int rc;
+	return rput("MPI_Rput", origin_addr, origin_count, origin_datatype, target_rank,
+		    target_disp, target_count, target_datatype, win, request);
+}
 
-	runtime_check("MPI_Rput");
-	rc = rma_check_passive("MPI_Rput", win, target_rank, request);
-	if (rc == MPI_SUCCESS)
-		rc = rma_copy_named("MPI_Rput", (void *)origin_addr, origin_count,
-			      origin_datatype, target_rank, target_disp, target_count,
-			      target_datatype, win, 1);
-	return rma_request("MPI_Rput", win, target_rank, request, rc);
+API(int, Rput_c, (const void *origin_addr, MPI_Count origin_count,
+		  MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+		  MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+		  MPI_Request *request))
+{
+	return rput("MPI_Rput_c", origin_addr, origin_count, origin_datatype, target_rank,
+		    target_disp, target_count, target_datatype, win, request);
 }
 
 API(int, Rget, (void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 		int target_rank, MPI_Aint target_disp, int target_count,
 		MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
 {
-	int rc;
+	return rget("MPI_Rget", origin_addr, origin_count, origin_datatype, target_rank,
+		    target_disp, target_count, target_datatype, win, request);
+}
 
-	runtime_check("MPI_Rget");
-	rc = rma_check_passive("MPI_Rget", win, target_rank, request);
-	if (rc == MPI_SUCCESS)
-		rc = rma_copy_named("MPI_Rget", origin_addr, origin_count, origin_datatype,
-			      target_rank, target_disp, target_count, target_datatype, win,
-			      0);
-	return rma_request("MPI_Rget", win, target_rank, request, rc);
+API(int, Rget_c, (void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+		  int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+		  MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request))
+{
+	return rget("MPI_Rget_c", origin_addr, origin_count, origin_datatype, target_rank,
+		    target_disp, target_count, target_datatype, win, request);
 }
 
 API(int, Raccumulate, (const void *origin_addr, int origin_count,
@@ -725,15 +867,20 @@ API(int, Raccumulate, (const void *origin_addr, int origin_count,
 		       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
 		       MPI_Request *request))
 {
-	int rc;
+	return raccumulate("MPI_Raccumulate", origin_addr, origin_count, origin_datatype,
+			   target_rank, target_disp, target_count, target_datatype, op,
+			   win, request);
+}
 
-	runtime_check("MPI_Raccumulate");
-	rc = rma_check_passive("MPI_Raccumulate", win, target_rank, request);
-	if (rc == MPI_SUCCESS)
-		rc = rma_accumulate("MPI_Raccumulate", origin_addr, origin_count,
-				    origin_datatype, target_rank, target_disp,
-				    target_count, target_datatype, op, win);
-	return rma_request("MPI_Raccumulate", win, target_rank, request, rc);
+API(int, Raccumulate_c, (const void *origin_addr, MPI_Count origin_count,
+			 MPI_Datatype origin_datatype, int target_rank,
+			 MPI_Aint target_disp, MPI_Count target_count,
+			 MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+			 MPI_Request *request))
+{
+	return raccumulate("MPI_Raccumulate_c", origin_addr, origin_count,
+			   origin_datatype, target_rank, target_disp, target_count,
+			   target_datatype, op, win, request);
 }
 
 API(int, Rget_accumulate, (const void *origin_addr, int origin_count,
@@ -743,14 +890,21 @@ API(int, Rget_accumulate, (const void *origin_addr, int origin_count,
 			   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
 			   MPI_Request *request))
 {
-	int rc;
+	return rget_accumulate("MPI_Rget_accumulate", origin_addr, origin_count,
+			       origin_datatype, result_addr, result_count, result_datatype,
+			       target_rank, target_disp, target_count, target_datatype, op,
+			       win, request);
+}
 
-	runtime_check("MPI_Rget_accumulate");
-	rc = rma_check_passive("MPI_Rget_accumulate", win, target_rank, request);
-	if (rc == MPI_SUCCESS)
-		rc = rma_get_accumulate("MPI_Rget_accumulate", PVAR_RMA_GET_ACC, origin_addr,
-					origin_count, origin_datatype, result_addr,
-					result_count, result_datatype, target_rank,
-					target_disp, target_count, target_datatype, op, win);
-	return rma_request("MPI_Rget_accumulate", win, target_rank, request, rc);
+API(int, Rget_accumulate_c, (const void *origin_addr, MPI_Count origin_count,
+			     MPI_Datatype origin_datatype, void *result_addr,
+			     MPI_Count result_count, MPI_Datatype result_datatype,
+			     int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+			     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+			     MPI_Request *request))
+{
+	return rget_accumulate("MPI_Rget_accumulate_c", origin_addr, origin_count,
+			       origin_datatype, result_addr, result_count, result_datatype,
+			       target_rank, target_disp, target_count, target_datatype, op,
+			       win, request);
 }

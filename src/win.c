@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -390,9 +391,12 @@ out:
 
 /* ---- creation calls ----------------------------------------------------- */
 
+/* disp_unit is MPI_Aint in the large-count forms (MPI 4.1, section
+ * 12.2); a window keeps it as an int, the type of its MPI_WIN_DISP_UNIT
+ * attribute, so larger units are refused. */
 static int win_check_common(const char *call, MPI_Comm comm, MPI_Aint size,
-			    int disp_unit, MPI_Info info, MPI_Win *win, struct comm **c,
-			    struct info **i)
+			    MPI_Aint disp_unit, MPI_Info info, MPI_Win *win,
+			    struct comm **c, struct info **i)
 {
 	*c = comm_get(comm);
 	if (!*c)
@@ -402,7 +406,11 @@ static int win_check_common(const char *call, MPI_Comm comm, MPI_Aint size,
 				(long)size);
 	if (disp_unit <= 0)
 		return err_comm(comm, call, MPI_ERR_DISP, "disp_unit",
-				"%d is not positive", disp_unit);
+				"%ld is not positive", (long)disp_unit);
+	if (disp_unit > INT_MAX)
+		return err_comm(comm, call, MPI_ERR_DISP, "disp_unit",
+				"%ld is larger than the largest unit shmpi keeps (%d)",
+				(long)disp_unit, INT_MAX);
 	*i = NULL;
 	if (info != MPI_INFO_NULL && !(*i = info_get(info)))
 		return err_comm(comm, call, MPI_ERR_INFO, "info",
@@ -421,8 +429,8 @@ static int win_create_done(const char *call, MPI_Comm comm, int rc, struct win *
 	return MPI_SUCCESS;
 }
 
-API(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info,
-		      MPI_Comm comm, MPI_Win *win))
+static int win_create(const char *call, void *base, MPI_Aint size, MPI_Aint disp_unit,
+		      MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
 	struct win_rank_info mine = { 0 };
 	struct comm *c;
@@ -431,21 +439,33 @@ API(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info,
 	size_t offset = 0;
 	int rc;
 
-	runtime_check("MPI_Win_create");
-	rc = win_check_common("MPI_Win_create", comm, size, disp_unit, info, win, &c, &i);
+	runtime_check(call);
+	rc = win_check_common(call, comm, size, disp_unit, info, win, &c, &i);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (!base && size > 0)
-		return err_comm(comm, "MPI_Win_create", MPI_ERR_ARG, "base", "is NULL");
+		return err_comm(comm, call, MPI_ERR_ARG, "base", "is NULL");
 	mine.size = size;
-	mine.disp_unit = disp_unit;
+	mine.disp_unit = (int)disp_unit;
 	/* memory nobody else needs to reach is as good as shared */
 	mine.direct = size == 0 ||
 		      mem_find(base, (size_t)size, mine.seg, &offset) == 0;
 	mine.offset = offset;
 	mine.addr = (uintptr_t)base;
 	rc = win_setup(c, MPI_WIN_FLAVOR_CREATE, &mine, base, i, &w);
-	return win_create_done("MPI_Win_create", comm, rc, w, win);
+	return win_create_done(call, comm, rc, w, win);
+}
+
+API(int, Win_create, (void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+		      MPI_Comm comm, MPI_Win *win))
+{
+	return win_create("MPI_Win_create", base, size, disp_unit, info, comm, win);
+}
+
+API(int, Win_create_c, (void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+			MPI_Comm comm, MPI_Win *win))
+{
+	return win_create("MPI_Win_create_c", base, size, disp_unit, info, comm, win);
 }
 
 /* The mpi_minimum_alignment info key (MPI 4.1), or 0. */
@@ -458,7 +478,7 @@ static uint64_t win_min_align(const struct info *i)
 	return a && !(a & (a - 1)) ? a : 0;
 }
 
-static int win_allocate(const char *call, int flavor, MPI_Aint size, int disp_unit,
+static int win_allocate(const char *call, int flavor, MPI_Aint size, MPI_Aint disp_unit,
 			MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
 	struct win_rank_info mine = { 0 };
@@ -473,7 +493,7 @@ static int win_allocate(const char *call, int flavor, MPI_Aint size, int disp_un
 	if (!baseptr)
 		return err_comm(comm, call, MPI_ERR_ARG, "baseptr", "is NULL");
 	mine.size = size;
-	mine.disp_unit = disp_unit;
+	mine.disp_unit = (int)disp_unit;
 	mine.direct = 1;
 	mine.align = win_min_align(i);
 	rc = win_setup(c, flavor, &mine, NULL, i, &w);
@@ -499,6 +519,22 @@ API(int, Win_allocate_shared, (MPI_Aint size, int disp_unit, MPI_Info info,
 			    disp_unit, info, comm, baseptr, win);
 }
 
+API(int, Win_allocate_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+			  MPI_Comm comm, void *baseptr, MPI_Win *win))
+{
+	runtime_check("MPI_Win_allocate_c");
+	return win_allocate("MPI_Win_allocate_c", MPI_WIN_FLAVOR_ALLOCATE, size,
+			    disp_unit, info, comm, baseptr, win);
+}
+
+API(int, Win_allocate_shared_c, (MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+				 MPI_Comm comm, void *baseptr, MPI_Win *win))
+{
+	runtime_check("MPI_Win_allocate_shared_c");
+	return win_allocate("MPI_Win_allocate_shared_c", MPI_WIN_FLAVOR_SHARED, size,
+			    disp_unit, info, comm, baseptr, win);
+}
+
 API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
 {
 	struct win_rank_info mine = { .disp_unit = 1, .direct = 1 };
@@ -518,35 +554,37 @@ API(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win *win))
 /* ---- range errors -------------------------------------------------------- */
 
 int win_range_err_static(struct win *w, const char *call, int target, MPI_Aint disp,
-			 MPI_Aint lo, MPI_Aint hi, int count, const char *type)
+			 MPI_Aint lo, MPI_Aint hi, MPI_Count count, const char *type)
 {
 	(void)lo;
 	(void)hi;
 	return win_err(w, call, MPI_ERR_RMA_RANGE, "target_disp",
-		       "%d x %s at displacement %ld leaves rank %d's window (%ld bytes, "
-		       "disp_unit %d)", count, type, (long)disp, target,
+		       "%lld x %s at displacement %ld leaves rank %d's window (%ld bytes, "
+		       "disp_unit %d)", (long long)count, type, (long)disp, target,
 		       (long)w->t[target].size, w->t[target].disp_unit);
 }
 
 /* ---- queries and the end ------------------------------------------------ */
 
-API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
-			    void *baseptr))
+/* The unit comes out in *du; disp_unit is the caller's pointer, for the
+ * check. */
+static int shared_query(const char *call, MPI_Win win, int rank, MPI_Aint *size,
+			const void *disp_unit, MPI_Aint *du, void *baseptr)
 {
 	struct win *w;
 	int rc;
 
-	runtime_check("MPI_Win_shared_query");
-	if (!(w = win_arg("MPI_Win_shared_query", win, &rc)))
+	runtime_check(call);
+	if (!(w = win_arg(call, win, &rc)))
 		return rc;
 	if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC)
-		return win_err(w, "MPI_Win_shared_query", MPI_ERR_RMA_FLAVOR, "win",
+		return win_err(w, call, MPI_ERR_RMA_FLAVOR, "win",
 			       "is a dynamic window: its memory has no single base");
 	if (rank != MPI_PROC_NULL && (rank < 0 || rank >= w->size))
-		return win_err(w, "MPI_Win_shared_query", MPI_ERR_RANK, "rank",
+		return win_err(w, call, MPI_ERR_RANK, "rank",
 			       "%d is not a rank of the window (size %d)", rank, w->size);
 	if (!size || !disp_unit || !baseptr)
-		return win_err(w, "MPI_Win_shared_query", MPI_ERR_ARG,
+		return win_err(w, call, MPI_ERR_ARG,
 			       !size ? "size" : !disp_unit ? "disp_unit" : "baseptr",
 			       "is NULL");
 	/* MPI_PROC_NULL: the lowest rank with memory */
@@ -555,9 +593,34 @@ API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_uni
 			;
 	/* private memory is out of reach, but for its owner */
 	*size = w->t[rank].mem || rank == w->rank ? w->t[rank].size : 0;
-	*disp_unit = w->t[rank].disp_unit;
+	*du = w->t[rank].disp_unit;
 	*(void **)baseptr = *size > 0 ? (rank == w->rank ? w->base : w->t[rank].mem) : NULL;
 	return MPI_SUCCESS;
+}
+
+API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
+			    void *baseptr))
+{
+	MPI_Aint du;
+	int rc = shared_query("MPI_Win_shared_query", win, rank, size, disp_unit, &du,
+			      baseptr);
+
+	/* a window's units are ints (win_check_common) */
+	if (rc == MPI_SUCCESS)
+		*disp_unit = (int)du;
+	return rc;
+}
+
+API(int, Win_shared_query_c, (MPI_Win win, int rank, MPI_Aint *size,
+			      MPI_Aint *disp_unit, void *baseptr))
+{
+	MPI_Aint du;
+	int rc = shared_query("MPI_Win_shared_query_c", win, rank, size, disp_unit, &du,
+			      baseptr);
+
+	if (rc == MPI_SUCCESS)
+		*disp_unit = du;
+	return rc;
 }
 
 API(int, Win_free, (MPI_Win *win))

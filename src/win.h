@@ -105,7 +105,7 @@ struct win_ops {
 	/* raise MPI_ERR_RMA_RANGE in `call` for count elements of type at
 	 * disp, whose bytes [lo, hi) from there locate refused */
 	int (*range_err)(struct win *w, const char *call, int target, MPI_Aint disp,
-			 MPI_Aint lo, MPI_Aint hi, int count, const char *type);
+			 MPI_Aint lo, MPI_Aint hi, MPI_Count count, const char *type);
 	/* put (to_target) or get between obuf and the target */
 	int (*copy)(struct rma_args *a, void *obuf, int to_target);
 	/* accumulate, get_accumulate, fetch_and_op */
@@ -285,7 +285,7 @@ static inline shm_atomic_u32 *win_shm_ack(const struct win *w, int origin, int t
 
 /* The range_err of the paths of static windows (direct and private). */
 int win_range_err_static(struct win *w, const char *call, int target, MPI_Aint disp,
-			 MPI_Aint lo, MPI_Aint hi, int count, const char *type);
+			 MPI_Aint lo, MPI_Aint hi, MPI_Count count, const char *type);
 
 /* Where disp lands in target's window, as every origin counts it: the
  * byte offset in a static window, the address at the target in a dynamic

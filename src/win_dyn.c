@@ -1026,7 +1026,7 @@ uint8_t *win_dyn_mixed(struct win *w)
 }
 
 int win_dyn_range_err(struct win *w, const char *call, int target, MPI_Aint disp,
-		      MPI_Aint lo, MPI_Aint hi, int count, const char *type)
+		      MPI_Aint lo, MPI_Aint hi, MPI_Count count, const char *type)
 {
 	struct win_dyn *dw = w->dyn;
 	const struct dyn_rval *near;
@@ -1036,8 +1036,8 @@ int win_dyn_range_err(struct win *w, const char *call, int target, MPI_Aint disp
 
 	if (hi <= lo || __builtin_add_overflow(disp, lo, &first))
 		return win_err(w, call, MPI_ERR_RMA_RANGE, "target_disp",
-			       "%d x %s at address 0x%lx: the bytes do not fit in the "
-			       "address space", count, type, (unsigned long)disp);
+			       "%lld x %s at address 0x%lx: the bytes do not fit in the "
+			       "address space", (long long)count, type, (unsigned long)disp);
 	/* the span is the caller's: look again, for the message only */
 	rc = dyn_read(w, target, target == w->rank, &dw->views[target], NULL,
 		      (uint64_t)first, (uint64_t)(hi - lo), &f);
@@ -1045,27 +1045,27 @@ int win_dyn_range_err(struct win *w, const char *call, int target, MPI_Aint disp
 		return win_err(w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
 	if (rc == -ENXIO)
 		return win_err(w, call, MPI_ERR_RMA_RANGE, "target_disp",
-			       "%d x %s at address 0x%lx: rank %d attached that memory "
-			       "from a segment this process cannot map", count, type,
+			       "%lld x %s at address 0x%lx: rank %d attached that memory "
+			       "from a segment this process cannot map", (long long)count, type,
 			       (unsigned long)disp, target);
 	if (rc != -ENOENT)
 		return win_err(w, call, MPI_ERR_RMA_RANGE, "target_disp",
-			       "%d x %s at address 0x%lx: the bytes [0x%lx, 0x%lx) of rank "
-			       "%d were not all attached when the call looked", count, type,
+			       "%lld x %s at address 0x%lx: the bytes [0x%lx, 0x%lx) of rank "
+			       "%d were not all attached when the call looked", (long long)count, type,
 			       (unsigned long)disp, (unsigned long)first,
 			       (unsigned long)(first + (hi - lo)), target);
 	if (!f.below.size && !f.above.size)
 		return win_err(w, call, MPI_ERR_RMA_RANGE, "target_disp",
-			       "%d x %s at address 0x%lx: rank %d has no memory attached "
-			       "to the window", count, type, (unsigned long)disp, target);
+			       "%lld x %s at address 0x%lx: rank %d has no memory attached "
+			       "to the window", (long long)count, type, (unsigned long)disp, target);
 	/* the nearer of the regions either side of the first missing byte */
 	near = !f.above.size || (f.below.size &&
 				 f.hole - (f.below.addr + f.below.size) <=
 				 f.above.addr - f.hole) ? &f.below : &f.above;
 	return win_err(w, call, MPI_ERR_RMA_RANGE, "target_disp",
-		       "%d x %s at address 0x%lx leaves the memory rank %d has attached: "
+		       "%lld x %s at address 0x%lx leaves the memory rank %d has attached: "
 		       "the byte at 0x%lx is not attached; the nearest attached region is "
-		       "[0x%lx, 0x%lx) (%lu bytes)", count, type, (unsigned long)disp,
+		       "[0x%lx, 0x%lx) (%lu bytes)", (long long)count, type, (unsigned long)disp,
 		       target, (unsigned long)f.hole, (unsigned long)near->addr,
 		       (unsigned long)(near->addr + near->size), (unsigned long)near->size);
 }

@@ -71,7 +71,7 @@ int win_dyn_attached(struct win *w, uint64_t addr, uint64_t len);
  * attached region nearest to it.
  */
 int win_dyn_range_err(struct win *w, const char *call, int target, MPI_Aint disp,
-		      MPI_Aint lo, MPI_Aint hi, int count, const char *type);
+		      MPI_Aint lo, MPI_Aint hi, MPI_Count count, const char *type);
 
 /* [size]: whether this rank, as an origin, has sent an operation that
  * touches shared and private memory of the target to the target's engine
