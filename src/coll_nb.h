@@ -32,6 +32,7 @@
 #include "state.h"
 
 struct op;
+struct request;
 struct sched;
 
 /* ---- building a schedule ---------------------------------------------------- */
@@ -89,6 +90,9 @@ void sched_destroy(struct sched *s);
  * no request), or a blocking schedule's error class.
  */
 int sched_launch(struct sched *s, enum call_id id, MPI_Request *request);
+
+/* Start the persistent collective of request r (inactive) once more. */
+void sched_start(struct request *r);
 
 /* The intracommunicator algorithms, over the communicator of sched_on: a
  * barrier; a broadcast from root; a reduction in rank order, whose result
@@ -150,7 +154,21 @@ struct nb_call {
 	void *topo;		/* the builder's (neighbourhood calls: the neighbours) */
 	MPI_Request *request;
 	int blocking;		/* no request: the call runs to its end */
+	int persistent;		/* an init call (MPI 4.1, section 6.13): the
+				 * request, inactive, runs the schedule at
+				 * each start */
+	MPI_Info info;		/* the init call's hints */
 };
+
+/* The forms of a call: blocking (the schedule runs to its end),
+ * nonblocking (a request), persistent (an inactive request). */
+#define BLOCKING_FORM(nm, i) \
+	(struct nb_call){ .name = (nm), .id = (i), .blocking = 1 }
+#define NB_FORM(nm, i, req) \
+	(struct nb_call){ .name = (nm), .id = (i), .request = (req) }
+#define INIT_FORM(nm, i, inf, req) \
+	(struct nb_call){ .name = (nm), .id = (i), .request = (req), \
+			  .persistent = 1, .info = (inf) }
 
 /* The argument names of a side: buffer, count, counts, displacements,
  * types. */
