@@ -5,7 +5,10 @@
  * their persistent forms (MPI 4.1, section 6.13: MPI_Bcast_init and co),
  * whose request runs the schedule built at init each time it is started;
  * and the blocking MPI_Alltoallw, which runs the schedule of
- * MPI_Ialltoallw to its end.  On an intercommunicator the checks and the
+ * MPI_Ialltoallw to its end.  Each also has its large-count form (MPI 4.1,
+ * section 2.5.8: MPI_Ibcast_c... MPI_Alltoallw_c), the same call with
+ * MPI_Count counts and MPI_Aint displacements, which is what the schedules
+ * take: the int forms' arrays are widened first (struct nb_vec).  On an intercommunicator the checks and the
  * schedule are those of coll_inter_nb.c.  The schedules themselves
  * (coll_nb.h) also serve the neighbourhood collectives (coll_neighbor.c)
  * and MPI_Comm_idup (comm.c).
@@ -489,13 +492,47 @@ static int nb_check_side(struct nb_call *a, struct nb_side *sd)
 	return nb_check_args(a, sd);
 }
 
+/* The int counts and displacements of side sd as MPI_Count and MPI_Aint;
+ * 0 or -ENOMEM. */
+static int nb_widen(struct nb_side *sd)
+{
+	const struct nb_vec *v = &sd->vec;
+	size_t n = (size_t)sd->n;
+	MPI_Count *counts;
+	MPI_Aint *displs;
+
+	sd->counts = v->counts;
+	sd->displs = v->displs;
+	if (!v->icounts && !v->idispls)
+		return 0;
+	sd->wide = malloc((sizeof(*counts) + sizeof(*displs)) * (n ? n : 1));
+	if (!sd->wide)
+		return -ENOMEM;
+	counts = sd->wide;
+	displs = (MPI_Aint *)(counts + n);
+	for (size_t m = 0; m < n; m++) {
+		if (v->icounts)
+			counts[m] = v->icounts[m];
+		if (v->idispls)
+			displs[m] = v->idispls[m];
+	}
+	if (v->icounts)
+		sd->counts = counts;
+	if (v->idispls)
+		sd->displs = displs;
+	return 0;
+}
+
 int nb_check_args(struct nb_call *a, struct nb_side *sd)
 {
 	const char *const *n = sd->names;
 
 	if (sd->vector) {
-		int no_displs = n[3] && !sd->displs && !sd->adispls;
+		int no_displs;
 
+		if (nb_widen(sd) < 0)
+			return err_comm(a->comm, a->name, MPI_ERR_NO_MEM, NULL, "out of memory");
+		no_displs = n[3] && !sd->displs;
 		if (!sd->counts || no_displs || (sd->typed && !sd->types))
 			return err_comm(a->comm, a->name, MPI_ERR_ARG,
 					!sd->counts ? n[2] : no_displs ? n[3] : n[4],
@@ -503,11 +540,11 @@ int nb_check_args(struct nb_call *a, struct nb_side *sd)
 		for (int m = 0; m < sd->n; m++)
 			if (sd->counts[m] < 0)
 				return err_comm(a->comm, a->name, MPI_ERR_COUNT, n[2],
-						"element %d is negative (%d)", m,
-						sd->counts[m]);
+						"element %d is negative (%lld)", m,
+						(long long)sd->counts[m]);
 	} else if (sd->count < 0) {
-		return err_comm(a->comm, a->name, MPI_ERR_COUNT, n[1], "%d is negative",
-				sd->count);
+		return err_comm(a->comm, a->name, MPI_ERR_COUNT, n[1], "%lld is negative",
+				(long long)sd->count);
 	}
 	if (sd->typed)
 		return nb_check_types(a, sd);
@@ -760,16 +797,13 @@ const struct datatype *blk_dt(const struct nb_side *sd, int m)
 
 char *blk_at(const struct nb_side *sd, int m)
 {
-	MPI_Aint index = sd->displs ? sd->displs[m] : (MPI_Aint)m * sd->count;
-
-	if (sd->adispls)
-		return (char *)sd->buf + sd->adispls[m];
 	if (sd->types)
 		return (char *)sd->buf + sd->displs[m];
-	return (char *)sd->buf + index * sd->dt->extent;
+	return (char *)sd->buf +
+	       (sd->displs ? sd->displs[m] : (MPI_Aint)m * sd->count) * sd->dt->extent;
 }
 
-int blk_count(const struct nb_side *sd, int m)
+MPI_Count blk_count(const struct nb_side *sd, int m)
 {
 	return sd->counts ? sd->counts[m] : sd->count;
 }
@@ -988,12 +1022,16 @@ int nb_run(struct nb_call *a, void (*build)(struct sched *, struct nb_call *))
 	struct sched *s;
 	int rc = nb_check(a);
 
-	if (rc != MPI_SUCCESS)
-		return rc;
-	s = nb_sched_new(a);
-	if (s)
-		(a->c->remote ? inter_nb_build : build)(s, a);
-	return nb_start(a, s);
+	if (rc == MPI_SUCCESS) {
+		s = nb_sched_new(a);
+		if (s)
+			(a->c->remote ? inter_nb_build : build)(s, a);
+		rc = nb_start(a, s);
+	}
+	/* building read the counts and displacements: they go */
+	free(a->s.wide);
+	free(a->r.wide);
+	return rc;
 }
 
 static void run_barrier(struct sched *s, struct nb_call *a)
@@ -1158,13 +1196,13 @@ static void run_reduce_scatter(struct sched *s, struct nb_call *a)
 #define SIDE(nm, b, n, t, u, ip) \
 	(struct nb_side){ .names = (nm), .buf = (b), .count = (n), .type = (t), \
 			  .used = (u), .in_place = (ip) }
-#define VSIDE(nm, b, cs, ds, t, u, ip) \
-	(struct nb_side){ .names = (nm), .buf = (b), .counts = (cs), .displs = (ds), \
-			  .type = (t), .used = (u), .in_place = (ip), .vector = 1 }
-#define WSIDE(nm, b, cs, ds, ts, ip) \
-	(struct nb_side){ .names = (nm), .buf = (b), .counts = (cs), .displs = (ds), \
-			  .types = (ts), .type = MPI_DATATYPE_NULL, \
-			  .used = NB_EVERYWHERE, .in_place = (ip), .vector = 1, .typed = 1 }
+#define VSIDE(nm, b, v, t, u, ip) \
+	(struct nb_side){ .names = (nm), .buf = (b), .vec = (v), .type = (t), \
+			  .used = (u), .in_place = (ip), .vector = 1 }
+#define WSIDE(nm, b, v, ts, ip) \
+	(struct nb_side){ .names = (nm), .buf = (b), .vec = (v), .types = (ts), \
+			  .type = MPI_DATATYPE_NULL, .used = NB_EVERYWHERE, \
+			  .in_place = (ip), .vector = 1, .typed = 1 }
 
 /*
  * Each call below is one function of its arguments that the API calls of
@@ -1184,7 +1222,7 @@ static int barrier(struct nb_call a, MPI_Comm comm)
 	return nb_call_run(&a, comm, run_barrier);
 }
 
-static int bcast(struct nb_call a, void *buffer, int count, MPI_Datatype datatype,
+static int bcast(struct nb_call a, void *buffer, MPI_Count count, MPI_Datatype datatype,
 		 int root, MPI_Comm comm)
 {
 	a.rooted = 1;
@@ -1193,7 +1231,7 @@ static int bcast(struct nb_call a, void *buffer, int count, MPI_Datatype datatyp
 	return nb_call_run(&a, comm, run_bcast);
 }
 
-static int reduce(struct nb_call a, const void *sendbuf, void *recvbuf, int count,
+static int reduce(struct nb_call a, const void *sendbuf, void *recvbuf, MPI_Count count,
 		  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
 	a.rooted = 1;
@@ -1208,7 +1246,7 @@ static int reduce(struct nb_call a, const void *sendbuf, void *recvbuf, int coun
 /* Allreduce, scan and exscan (MPI 3.1, 5.9.6, 5.11, 5.12.11 and 5.12.12):
  * a reduction whose result every member gets. */
 static int reduce_all(struct nb_call a, void (*build)(struct sched *, struct nb_call *),
-		      const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		      const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
 		      MPI_Op op, MPI_Comm comm)
 {
 	a.reducing = 1;
@@ -1240,7 +1278,7 @@ static const struct pairwise alltoall_args = {
 };
 
 static int pairwise(struct nb_call a, const struct pairwise *k, const void *sendbuf,
-		    int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		    MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
 		    MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	a.rooted = k->rooted;
@@ -1250,49 +1288,48 @@ static int pairwise(struct nb_call a, const struct pairwise *k, const void *send
 	return nb_call_run(&a, comm, k->build);
 }
 
-static int gatherv(struct nb_call a, const void *sendbuf, int sendcount,
-		   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-		   const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
+static int gatherv(struct nb_call a, const void *sendbuf, MPI_Count sendcount,
+		   MPI_Datatype sendtype, void *recvbuf, struct nb_vec recvv,
+		   MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	a.rooted = 1;
 	a.root = root;
 	a.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE, NB_AT_ROOT);
-	a.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype, NB_AT_ROOT,
+	a.r = VSIDE(names_recvv, recvbuf, recvv, recvtype, NB_AT_ROOT,
 		    NB_NOWHERE);
 	return nb_call_run(&a, comm, run_gather);
 }
 
-static int scatterv(struct nb_call a, const void *sendbuf, const int sendcounts[],
-		    const int displs[], MPI_Datatype sendtype, void *recvbuf, int recvcount,
+static int scatterv(struct nb_call a, const void *sendbuf, struct nb_vec sendv,
+		    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
 		    MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	a.rooted = 1;
 	a.root = root;
-	a.s = VSIDE(names_sendv, sendbuf, sendcounts, displs, sendtype, NB_AT_ROOT,
+	a.s = VSIDE(names_sendv, sendbuf, sendv, sendtype, NB_AT_ROOT,
 		    NB_NOWHERE);
 	a.r = SIDE(nb_names_recv, recvbuf, recvcount, recvtype, NB_EVERYWHERE, NB_AT_ROOT);
 	return nb_call_run(&a, comm, run_scatter);
 }
 
-static int allgatherv(struct nb_call a, const void *sendbuf, int sendcount,
-		      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-		      const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+static int allgatherv(struct nb_call a, const void *sendbuf, MPI_Count sendcount,
+		      MPI_Datatype sendtype, void *recvbuf, struct nb_vec recvv,
+		      MPI_Datatype recvtype, MPI_Comm comm)
 {
 	a.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
 		   NB_EVERYWHERE);
-	a.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype, NB_EVERYWHERE,
+	a.r = VSIDE(names_recvv, recvbuf, recvv, recvtype, NB_EVERYWHERE,
 		    NB_NOWHERE);
 	return nb_call_run(&a, comm, run_allgather);
 }
 
-static int alltoallv(struct nb_call a, const void *sendbuf, const int sendcounts[],
-		     const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-		     const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-		     MPI_Comm comm)
+static int alltoallv(struct nb_call a, const void *sendbuf, struct nb_vec sendv,
+		     MPI_Datatype sendtype, void *recvbuf, struct nb_vec recvv,
+		     MPI_Datatype recvtype, MPI_Comm comm)
 {
-	a.s = VSIDE(nb_names_send, sendbuf, sendcounts, sdispls, sendtype, NB_EVERYWHERE,
+	a.s = VSIDE(nb_names_send, sendbuf, sendv, sendtype, NB_EVERYWHERE,
 		    NB_EVERYWHERE);
-	a.r = VSIDE(nb_names_recv, recvbuf, recvcounts, rdispls, recvtype, NB_EVERYWHERE,
+	a.r = VSIDE(nb_names_recv, recvbuf, recvv, recvtype, NB_EVERYWHERE,
 		    NB_NOWHERE);
 	return nb_call_run(&a, comm, run_alltoall);
 }
@@ -1303,32 +1340,30 @@ static int alltoallv(struct nb_call a, const void *sendbuf, const int sendcounts
  * (intracommunicators only).  On an intercommunicator block m goes to and
  * comes from member m of the remote group.
  */
-static int alltoallw(struct nb_call a, const void *sendbuf, const int sendcounts[],
-		     const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
-		     const int recvcounts[], const int rdispls[],
+static int alltoallw(struct nb_call a, const void *sendbuf, struct nb_vec sendv,
+		     const MPI_Datatype sendtypes[], void *recvbuf, struct nb_vec recvv,
 		     const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-	a.s = WSIDE(nb_names_send, sendbuf, sendcounts, sdispls, sendtypes, NB_EVERYWHERE);
-	a.r = WSIDE(nb_names_recv, recvbuf, recvcounts, rdispls, recvtypes, NB_NOWHERE);
+	a.s = WSIDE(nb_names_send, sendbuf, sendv, sendtypes, NB_EVERYWHERE);
+	a.r = WSIDE(nb_names_recv, recvbuf, recvv, recvtypes, NB_NOWHERE);
 	return nb_call_run(&a, comm, run_alltoall);
 }
 
 /* MPI 3.1, 5.10.2 and 5.12.10: in place, the input is recvbuf (every
  * block of it). */
 static int reduce_scatter(struct nb_call a, const void *sendbuf, void *recvbuf,
-			  const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-			  MPI_Comm comm)
+			  struct nb_vec recvv, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
 	a.reducing = 1;
 	a.op = op;
 	a.s = SIDE(names_rssend, sendbuf, 0, datatype, NB_EVERYWHERE, NB_EVERYWHERE);
-	a.r = VSIDE(names_rscounts, recvbuf, recvcounts, NULL, datatype, NB_EVERYWHERE,
+	a.r = VSIDE(names_rscounts, recvbuf, recvv, datatype, NB_EVERYWHERE,
 		    NB_NOWHERE);
 	return nb_call_run(&a, comm, run_reduce_scatter);
 }
 
 static int reduce_scatter_block(struct nb_call a, const void *sendbuf, void *recvbuf,
-				int recvcount, MPI_Datatype datatype, MPI_Op op,
+				MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
 				MPI_Comm comm)
 {
 	a.reducing = 1;
@@ -1339,24 +1374,62 @@ static int reduce_scatter_block(struct nb_call a, const void *sendbuf, void *rec
 	return nb_call_run(&a, comm, run_reduce_scatter);
 }
 
-/* ---- the nonblocking calls (MPI 3.1, 5.12) ---------------------------------- */
+/* ---- the blocking calls that run a schedule (MPI 3.1, 5.8) ------------------ */
+
+API(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+		     const MPI_Datatype sendtypes[], void *recvbuf,
+		     const int recvcounts[], const int rdispls[],
+		     const MPI_Datatype recvtypes[], MPI_Comm comm))
+{
+	return alltoallw(BLOCKING_FORM("MPI_Alltoallw", CALL_ALLTOALLW), sendbuf,
+			 NB_VEC(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtypes, comm);
+}
+
+API(int, Alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		       const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+		       void *recvbuf, const MPI_Count recvcounts[],
+		       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		       MPI_Comm comm))
+{
+	return alltoallw(BLOCKING_FORM("MPI_Alltoallw_c", CALL_ALLTOALLW), sendbuf,
+			 NB_VEC_C(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC_C(recvcounts, rdispls), recvtypes, comm);
+}
+
+/* ---- the nonblocking calls (MPI 4.1, 6.12) ---------------------------------- */
 
 API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request))
 {
 	return barrier(NB_FORM("MPI_Ibarrier", CALL_IBARRIER, request), comm);
 }
 
-API(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root,
-		  MPI_Comm comm, MPI_Request *request))
+API(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+		  MPI_Request *request))
 {
 	return bcast(NB_FORM("MPI_Ibcast", CALL_IBCAST, request), buffer, count, datatype,
 		     root, comm);
+}
+
+API(int, Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+		    MPI_Comm comm, MPI_Request *request))
+{
+	return bcast(NB_FORM("MPI_Ibcast_c", CALL_IBCAST, request), buffer, count,
+		     datatype, root, comm);
 }
 
 API(int, Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
 		   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request))
 {
 	return reduce(NB_FORM("MPI_Ireduce", CALL_IREDUCE, request), sendbuf, recvbuf,
+		      count, datatype, op, root, comm);
+}
+
+API(int, Ireduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+		     MPI_Request *request))
+{
+	return reduce(NB_FORM("MPI_Ireduce_c", CALL_IREDUCE, request), sendbuf, recvbuf,
 		      count, datatype, op, root, comm);
 }
 
@@ -1368,11 +1441,28 @@ API(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count,
 			  run_allreduce, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
+API(int, Iallreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			MPI_Request *request))
+{
+	return reduce_all(NB_FORM("MPI_Iallreduce_c", CALL_IALLREDUCE, request),
+			  run_allreduce, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
 API(int, Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 		   MPI_Comm comm, MPI_Request *request))
 {
 	return pairwise(NB_FORM("MPI_Igather", CALL_IGATHER, request), &gather_args,
+			sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+			comm);
+}
+
+API(int, Igather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		     MPI_Comm comm, MPI_Request *request))
+{
+	return pairwise(NB_FORM("MPI_Igather_c", CALL_IGATHER, request), &gather_args,
 			sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
 			comm);
 }
@@ -1386,6 +1476,15 @@ API(int, Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			comm);
 }
 
+API(int, Iscatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		      MPI_Comm comm, MPI_Request *request))
+{
+	return pairwise(NB_FORM("MPI_Iscatter_c", CALL_ISCATTER, request), &scatter_args,
+			sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+			comm);
+}
+
 API(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
 		      MPI_Request *request))
@@ -1395,12 +1494,13 @@ API(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			recvtype, 0, comm);
 }
 
-API(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		       void *recvbuf, const int recvcounts[], const int displs[],
-		       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+API(int, Iallgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+			MPI_Comm comm, MPI_Request *request))
 {
-	return allgatherv(NB_FORM("MPI_Iallgatherv", CALL_IALLGATHERV, request), sendbuf,
-			  sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+	return pairwise(NB_FORM("MPI_Iallgather_c", CALL_IALLGATHER, request),
+			&allgather_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, 0, comm);
 }
 
 API(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -1408,7 +1508,75 @@ API(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		     MPI_Request *request))
 {
 	return pairwise(NB_FORM("MPI_Ialltoall", CALL_IALLTOALL, request), &alltoall_args,
-			sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0, comm);
+			sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+			comm);
+}
+
+API(int, Ialltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		       MPI_Comm comm, MPI_Request *request))
+{
+	return pairwise(NB_FORM("MPI_Ialltoall_c", CALL_IALLTOALL, request),
+			&alltoall_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, 0, comm);
+}
+
+API(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		    void *recvbuf, const int recvcounts[], const int displs[],
+		    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+{
+	return gatherv(NB_FORM("MPI_Igatherv", CALL_IGATHERV, request), sendbuf,
+		       sendcount, sendtype, recvbuf, NB_VEC(recvcounts, displs), recvtype,
+		       root, comm);
+}
+
+API(int, Igatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, const MPI_Count recvcounts[],
+		      const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+		      MPI_Comm comm, MPI_Request *request))
+{
+	return gatherv(NB_FORM("MPI_Igatherv_c", CALL_IGATHERV, request), sendbuf,
+		       sendcount, sendtype, recvbuf, NB_VEC_C(recvcounts, displs),
+		       recvtype, root, comm);
+}
+
+API(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+		     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		     MPI_Datatype recvtype, int root, MPI_Comm comm,
+		     MPI_Request *request))
+{
+	return scatterv(NB_FORM("MPI_Iscatterv", CALL_ISCATTERV, request), sendbuf,
+			NB_VEC(sendcounts, displs), sendtype, recvbuf, recvcount,
+			recvtype, root, comm);
+}
+
+API(int, Iscatterv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		       const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+		       MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		       MPI_Comm comm, MPI_Request *request))
+{
+	return scatterv(NB_FORM("MPI_Iscatterv_c", CALL_ISCATTERV, request), sendbuf,
+			NB_VEC_C(sendcounts, displs), sendtype, recvbuf, recvcount,
+			recvtype, root, comm);
+}
+
+API(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		       void *recvbuf, const int recvcounts[], const int displs[],
+		       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+{
+	return allgatherv(NB_FORM("MPI_Iallgatherv", CALL_IALLGATHERV, request), sendbuf,
+			  sendcount, sendtype, recvbuf, NB_VEC(recvcounts, displs),
+			  recvtype, comm);
+}
+
+API(int, Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			 void *recvbuf, const MPI_Count recvcounts[],
+			 const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+			 MPI_Request *request))
+{
+	return allgatherv(NB_FORM("MPI_Iallgatherv_c", CALL_IALLGATHERV, request),
+			  sendbuf, sendcount, sendtype, recvbuf, NB_VEC_C(recvcounts,
+			  displs), recvtype, comm);
 }
 
 API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -1417,51 +1585,53 @@ API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdi
 		      MPI_Request *request))
 {
 	return alltoallv(NB_FORM("MPI_Ialltoallv", CALL_IALLTOALLV, request), sendbuf,
-			 sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-			 recvtype, comm);
+			 NB_VEC(sendcounts, sdispls), sendtype, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtype, comm);
 }
 
-API(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		    void *recvbuf, const int recvcounts[], const int displs[],
-		    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+API(int, Ialltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+			MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
 {
-	return gatherv(NB_FORM("MPI_Igatherv", CALL_IGATHERV, request), sendbuf,
-		       sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
-		       comm);
-}
-
-API(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
-		     MPI_Datatype sendtype, void *recvbuf, int recvcount,
-		     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
-{
-	return scatterv(NB_FORM("MPI_Iscatterv", CALL_ISCATTERV, request), sendbuf,
-			sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
-			comm);
-}
-
-API(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
-		     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-		     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
-{
-	return alltoallw(BLOCKING_FORM("MPI_Alltoallw", CALL_ALLTOALLW), sendbuf,
-			 sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-			 recvtypes, comm);
+	return alltoallv(NB_FORM("MPI_Ialltoallv_c", CALL_IALLTOALLV, request), sendbuf,
+			 NB_VEC_C(sendcounts, sdispls), sendtype, recvbuf,
+			 NB_VEC_C(recvcounts, rdispls), recvtype, comm);
 }
 
 API(int, Ialltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
-		      const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-		      const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+		      const MPI_Datatype sendtypes[], void *recvbuf,
+		      const int recvcounts[], const int rdispls[],
+		      const MPI_Datatype recvtypes[], MPI_Comm comm,
 		      MPI_Request *request))
 {
 	return alltoallw(NB_FORM("MPI_Ialltoallw", CALL_IALLTOALLW, request), sendbuf,
-			 sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-			 recvtypes, comm);
+			 NB_VEC(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtypes, comm);
+}
+
+API(int, Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+			void *recvbuf, const MPI_Count recvcounts[],
+			const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+			MPI_Comm comm, MPI_Request *request))
+{
+	return alltoallw(NB_FORM("MPI_Ialltoallw_c", CALL_IALLTOALLW, request), sendbuf,
+			 NB_VEC_C(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC_C(recvcounts, rdispls), recvtypes, comm);
 }
 
 API(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
 		 MPI_Op op, MPI_Comm comm, MPI_Request *request))
 {
 	return reduce_all(NB_FORM("MPI_Iscan", CALL_ISCAN, request), run_scan, sendbuf,
+			  recvbuf, count, datatype, op, comm);
+}
+
+API(int, Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+{
+	return reduce_all(NB_FORM("MPI_Iscan_c", CALL_ISCAN, request), run_scan, sendbuf,
 			  recvbuf, count, datatype, op, comm);
 }
 
@@ -1472,13 +1642,30 @@ API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 			  sendbuf, recvbuf, count, datatype, op, comm);
 }
 
+API(int, Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		     MPI_Request *request))
+{
+	return reduce_all(NB_FORM("MPI_Iexscan_c", CALL_IEXSCAN, request), run_exscan,
+			  sendbuf, recvbuf, count, datatype, op, comm);
+}
+
 API(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
 			   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 			   MPI_Request *request))
 {
 	return reduce_scatter(NB_FORM("MPI_Ireduce_scatter", CALL_IREDUCE_SCATTER,
-				      request), sendbuf, recvbuf, recvcounts, datatype, op,
-			      comm);
+			      request), sendbuf, recvbuf, NB_VEC(recvcounts, NULL),
+			      datatype, op, comm);
+}
+
+API(int, Ireduce_scatter_c, (const void *sendbuf, void *recvbuf,
+			     const MPI_Count recvcounts[], MPI_Datatype datatype,
+			     MPI_Op op, MPI_Comm comm, MPI_Request *request))
+{
+	return reduce_scatter(NB_FORM("MPI_Ireduce_scatter_c", CALL_IREDUCE_SCATTER,
+			      request), sendbuf, recvbuf, NB_VEC_C(recvcounts, NULL),
+			      datatype, op, comm);
 }
 
 API(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
@@ -1486,8 +1673,17 @@ API(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcou
 				 MPI_Request *request))
 {
 	return reduce_scatter_block(NB_FORM("MPI_Ireduce_scatter_block",
-					    CALL_IREDUCE_SCATTER_BLOCK, request),
-				    sendbuf, recvbuf, recvcount, datatype, op, comm);
+				    CALL_IREDUCE_SCATTER_BLOCK, request), sendbuf,
+				    recvbuf, recvcount, datatype, op, comm);
+}
+
+API(int, Ireduce_scatter_block_c, (const void *sendbuf, void *recvbuf,
+				   MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+				   MPI_Comm comm, MPI_Request *request))
+{
+	return reduce_scatter_block(NB_FORM("MPI_Ireduce_scatter_block_c",
+				    CALL_IREDUCE_SCATTER_BLOCK, request), sendbuf,
+				    recvbuf, recvcount, datatype, op, comm);
 }
 
 /* ---- the persistent calls (MPI 4.1, 6.13) ----------------------------------- */
@@ -1504,12 +1700,27 @@ API(int, Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root,
 		     count, datatype, root, comm);
 }
 
+API(int, Bcast_init_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return bcast(INIT_FORM("MPI_Bcast_init_c", CALL_IBCAST, info, request), buffer,
+		     count, datatype, root, comm);
+}
+
 API(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count,
 		       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
 		       MPI_Info info, MPI_Request *request))
 {
 	return reduce(INIT_FORM("MPI_Reduce_init", CALL_IREDUCE, info, request), sendbuf,
 		      recvbuf, count, datatype, op, root, comm);
+}
+
+API(int, Reduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+			 MPI_Info info, MPI_Request *request))
+{
+	return reduce(INIT_FORM("MPI_Reduce_init_c", CALL_IREDUCE, info, request),
+		      sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
 API(int, Allreduce_init, (const void *sendbuf, void *recvbuf, int count,
@@ -1520,11 +1731,29 @@ API(int, Allreduce_init, (const void *sendbuf, void *recvbuf, int count,
 			  run_allreduce, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
+API(int, Allreduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			    MPI_Info info, MPI_Request *request))
+{
+	return reduce_all(INIT_FORM("MPI_Allreduce_init_c", CALL_IALLREDUCE, info,
+			  request), run_allreduce, sendbuf, recvbuf, count, datatype, op,
+			  comm);
+}
+
 API(int, Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 		       MPI_Comm comm, MPI_Info info, MPI_Request *request))
 {
 	return pairwise(INIT_FORM("MPI_Gather_init", CALL_IGATHER, info, request),
+			&gather_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, root, comm);
+}
+
+API(int, Gather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+			 int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return pairwise(INIT_FORM("MPI_Gather_init_c", CALL_IGATHER, info, request),
 			&gather_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
 			recvtype, root, comm);
 }
@@ -1538,6 +1767,15 @@ API(int, Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 			recvtype, root, comm);
 }
 
+API(int, Scatter_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+			  int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return pairwise(INIT_FORM("MPI_Scatter_init_c", CALL_ISCATTER, info, request),
+			&scatter_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, root, comm);
+}
+
 API(int, Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			  void *recvbuf, int recvcount, MPI_Datatype recvtype,
 			  MPI_Comm comm, MPI_Info info, MPI_Request *request))
@@ -1547,14 +1785,14 @@ API(int, Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendt
 			recvtype, 0, comm);
 }
 
-API(int, Allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-			   void *recvbuf, const int recvcounts[], const int displs[],
-			   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-			   MPI_Request *request))
+API(int, Allgather_init_c, (const void *sendbuf, MPI_Count sendcount,
+			    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+			    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			    MPI_Request *request))
 {
-	return allgatherv(INIT_FORM("MPI_Allgatherv_init", CALL_IALLGATHERV, info,
-				    request), sendbuf, sendcount, sendtype, recvbuf,
-			  recvcounts, displs, recvtype, comm);
+	return pairwise(INIT_FORM("MPI_Allgather_init_c", CALL_IALLGATHER, info, request),
+			&allgather_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, 0, comm);
 }
 
 API(int, Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -1566,15 +1804,14 @@ API(int, Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendty
 			recvtype, 0, comm);
 }
 
-API(int, Alltoallv_init, (const void *sendbuf, const int sendcounts[],
-			  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-			  const int recvcounts[], const int rdispls[],
-			  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-			  MPI_Request *request))
+API(int, Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount,
+			   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+			   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			   MPI_Request *request))
 {
-	return alltoallv(INIT_FORM("MPI_Alltoallv_init", CALL_IALLTOALLV, info, request),
-			 sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-			 rdispls, recvtype, comm);
+	return pairwise(INIT_FORM("MPI_Alltoall_init_c", CALL_IALLTOALL, info, request),
+			&alltoall_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, 0, comm);
 }
 
 API(int, Gatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -1583,18 +1820,81 @@ API(int, Gatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtyp
 			MPI_Request *request))
 {
 	return gatherv(INIT_FORM("MPI_Gatherv_init", CALL_IGATHERV, info, request),
-		       sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+		       sendbuf, sendcount, sendtype, recvbuf, NB_VEC(recvcounts, displs),
 		       recvtype, root, comm);
 }
 
-API(int, Scatterv_init, (const void *sendbuf, const int sendcounts[],
-			 const int displs[], MPI_Datatype sendtype, void *recvbuf,
-			 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-			 MPI_Info info, MPI_Request *request))
+API(int, Gatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			  void *recvbuf, const MPI_Count recvcounts[],
+			  const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+			  MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return gatherv(INIT_FORM("MPI_Gatherv_init_c", CALL_IGATHERV, info, request),
+		       sendbuf, sendcount, sendtype, recvbuf, NB_VEC_C(recvcounts,
+		       displs), recvtype, root, comm);
+}
+
+API(int, Scatterv_init, (const void *sendbuf, const int sendcounts[], const int displs[],
+			 MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+			 MPI_Request *request))
 {
 	return scatterv(INIT_FORM("MPI_Scatterv_init", CALL_ISCATTERV, info, request),
-			sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount,
+			sendbuf, NB_VEC(sendcounts, displs), sendtype, recvbuf, recvcount,
 			recvtype, root, comm);
+}
+
+API(int, Scatterv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			   const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+			   MPI_Count recvcount, MPI_Datatype recvtype, int root,
+			   MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return scatterv(INIT_FORM("MPI_Scatterv_init_c", CALL_ISCATTERV, info, request),
+			sendbuf, NB_VEC_C(sendcounts, displs), sendtype, recvbuf,
+			recvcount, recvtype, root, comm);
+}
+
+API(int, Allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			   void *recvbuf, const int recvcounts[], const int displs[],
+			   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			   MPI_Request *request))
+{
+	return allgatherv(INIT_FORM("MPI_Allgatherv_init", CALL_IALLGATHERV, info,
+			  request), sendbuf, sendcount, sendtype, recvbuf,
+			  NB_VEC(recvcounts, displs), recvtype, comm);
+}
+
+API(int, Allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount,
+			     MPI_Datatype sendtype, void *recvbuf,
+			     const MPI_Count recvcounts[], const MPI_Aint displs[],
+			     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			     MPI_Request *request))
+{
+	return allgatherv(INIT_FORM("MPI_Allgatherv_init_c", CALL_IALLGATHERV, info,
+			  request), sendbuf, sendcount, sendtype, recvbuf,
+			  NB_VEC_C(recvcounts, displs), recvtype, comm);
+}
+
+API(int, Alltoallv_init, (const void *sendbuf, const int sendcounts[],
+			  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			  const int recvcounts[], const int rdispls[],
+			  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			  MPI_Request *request))
+{
+	return alltoallv(INIT_FORM("MPI_Alltoallv_init", CALL_IALLTOALLV, info, request),
+			 sendbuf, NB_VEC(sendcounts, sdispls), sendtype, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtype, comm);
+}
+
+API(int, Alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			    const MPI_Aint sdispls[], MPI_Datatype sendtype,
+			    void *recvbuf, const MPI_Count recvcounts[],
+			    const MPI_Aint rdispls[], MPI_Datatype recvtype,
+			    MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return alltoallv(INIT_FORM("MPI_Alltoallv_init_c", CALL_IALLTOALLV, info,
+			 request), sendbuf, NB_VEC_C(sendcounts, sdispls), sendtype,
+			 recvbuf, NB_VEC_C(recvcounts, rdispls), recvtype, comm);
 }
 
 API(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[],
@@ -1604,16 +1904,34 @@ API(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[],
 			  MPI_Request *request))
 {
 	return alltoallw(INIT_FORM("MPI_Alltoallw_init", CALL_IALLTOALLW, info, request),
-			 sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
-			 rdispls, recvtypes, comm);
+			 sendbuf, NB_VEC(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtypes, comm);
 }
 
-API(int, Scan_init, (const void *sendbuf, void *recvbuf, int count,
-		     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
-		     MPI_Request *request))
+API(int, Alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+			    void *recvbuf, const MPI_Count recvcounts[],
+			    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+			    MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return alltoallw(INIT_FORM("MPI_Alltoallw_init_c", CALL_IALLTOALLW, info,
+			 request), sendbuf, NB_VEC_C(sendcounts, sdispls), sendtypes,
+			 recvbuf, NB_VEC_C(recvcounts, rdispls), recvtypes, comm);
+}
+
+API(int, Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
 {
 	return reduce_all(INIT_FORM("MPI_Scan_init", CALL_ISCAN, info, request), run_scan,
 			  sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+API(int, Scan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+		       MPI_Request *request))
+{
+	return reduce_all(INIT_FORM("MPI_Scan_init_c", CALL_ISCAN, info, request),
+			  run_scan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 API(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
@@ -1624,13 +1942,31 @@ API(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
 			  run_exscan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-API(int, Reduce_scatter_init, (const void *sendbuf, void *recvbuf,
-			       const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-			       MPI_Comm comm, MPI_Info info, MPI_Request *request))
+API(int, Exscan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			 MPI_Request *request))
+{
+	return reduce_all(INIT_FORM("MPI_Exscan_init_c", CALL_IEXSCAN, info, request),
+			  run_exscan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+API(int, Reduce_scatter_init, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+			       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			       MPI_Info info, MPI_Request *request))
 {
 	return reduce_scatter(INIT_FORM("MPI_Reduce_scatter_init", CALL_IREDUCE_SCATTER,
-					info, request), sendbuf, recvbuf, recvcounts,
+			      info, request), sendbuf, recvbuf, NB_VEC(recvcounts, NULL),
 			      datatype, op, comm);
+}
+
+API(int, Reduce_scatter_init_c, (const void *sendbuf, void *recvbuf,
+				 const MPI_Count recvcounts[], MPI_Datatype datatype,
+				 MPI_Op op, MPI_Comm comm, MPI_Info info,
+				 MPI_Request *request))
+{
+	return reduce_scatter(INIT_FORM("MPI_Reduce_scatter_init_c", CALL_IREDUCE_SCATTER,
+			      info, request), sendbuf, recvbuf, NB_VEC_C(recvcounts,
+			      NULL), datatype, op, comm);
 }
 
 API(int, Reduce_scatter_block_init, (const void *sendbuf, void *recvbuf, int recvcount,
@@ -1638,6 +1974,16 @@ API(int, Reduce_scatter_block_init, (const void *sendbuf, void *recvbuf, int rec
 				     MPI_Info info, MPI_Request *request))
 {
 	return reduce_scatter_block(INIT_FORM("MPI_Reduce_scatter_block_init",
-					      CALL_IREDUCE_SCATTER_BLOCK, info, request),
-				    sendbuf, recvbuf, recvcount, datatype, op, comm);
+				    CALL_IREDUCE_SCATTER_BLOCK, info, request), sendbuf,
+				    recvbuf, recvcount, datatype, op, comm);
+}
+
+API(int, Reduce_scatter_block_init_c, (const void *sendbuf, void *recvbuf,
+				       MPI_Count recvcount, MPI_Datatype datatype,
+				       MPI_Op op, MPI_Comm comm, MPI_Info info,
+				       MPI_Request *request))
+{
+	return reduce_scatter_block(INIT_FORM("MPI_Reduce_scatter_block_init_c",
+				    CALL_IREDUCE_SCATTER_BLOCK, info, request), sendbuf,
+				    recvbuf, recvcount, datatype, op, comm);
 }

@@ -116,6 +116,20 @@ void build_scatter_blocks(struct sched *s, const char *acc, const struct nb_side
 enum nb_where { NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT };
 
 /*
+ * The counts and displacements of a v- or w-variant as a call gives them:
+ * MPI_Count and MPI_Aint (the large-count "_c" forms, MPI 4.1, section
+ * 2.5.8), or int (the others, widened once the number of blocks is known).
+ */
+struct nb_vec {
+	const MPI_Count *counts;
+	const MPI_Aint *displs;
+	const int *icounts, *idispls;
+};
+
+#define NB_VEC(cs, ds) ((struct nb_vec){ .icounts = (cs), .idispls = (ds) })
+#define NB_VEC_C(cs, ds) ((struct nb_vec){ .counts = (cs), .displs = (ds) })
+
+/*
  * One side (send or receive) of a call's arguments: (buf, count, type), or
  * counts and displacements (in elements of type) for the v-variants, or
  * counts, byte displacements and a type per block for the w-variants.
@@ -125,10 +139,12 @@ enum nb_where { NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT };
  */
 struct nb_side {
 	const void *buf;
-	int count;
+	MPI_Count count;
 	MPI_Datatype type;
-	const int *counts, *displs;	/* the v- and w-variants; NULL otherwise */
-	const MPI_Aint *adispls;	/* MPI_Neighbor_alltoallw: byte displacements */
+	struct nb_vec vec;		/* the v- and w-variants, as given */
+	const MPI_Count *counts;	/* checked: vec's, widened */
+	const MPI_Aint *displs;
+	void *wide;			/* the widened arrays (freed by nb_run) */
 	const MPI_Datatype *types;	/* the w-variants: a type per block */
 	enum nb_where used;		/* where the side's arguments matter */
 	enum nb_where in_place;		/* where buf may be MPI_IN_PLACE */
@@ -188,7 +204,7 @@ int nb_check_op(struct nb_call *a);
 /* Block m of a side: its address, count, type and packed size; the
  * counts of all sd->n blocks. */
 char *blk_at(const struct nb_side *sd, int m);
-int blk_count(const struct nb_side *sd, int m);
+MPI_Count blk_count(const struct nb_side *sd, int m);
 const struct datatype *blk_dt(const struct nb_side *sd, int m);
 size_t blk_bytes(const struct nb_side *sd, int m);
 MPI_Count blk_total(const struct nb_side *sd);
