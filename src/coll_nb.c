@@ -492,34 +492,32 @@ static int nb_check_side(struct nb_call *a, struct nb_side *sd)
 	return nb_check_args(a, sd);
 }
 
-/* The int counts and displacements of side sd as MPI_Count and MPI_Aint;
- * 0 or -ENOMEM. */
-static int nb_widen(struct nb_side *sd)
+int nb_vec_widen(const struct nb_vec *v, int n, const MPI_Count **counts,
+		 const MPI_Aint **displs, void **wide)
 {
-	const struct nb_vec *v = &sd->vec;
-	size_t n = (size_t)sd->n;
-	MPI_Count *counts;
-	MPI_Aint *displs;
+	MPI_Count *c;
+	MPI_Aint *d;
 
-	sd->counts = v->counts;
-	sd->displs = v->displs;
+	*counts = v->counts;
+	*displs = v->displs;
+	*wide = NULL;
 	if (!v->icounts && !v->idispls)
 		return 0;
-	sd->wide = malloc((sizeof(*counts) + sizeof(*displs)) * (n ? n : 1));
-	if (!sd->wide)
+	*wide = malloc((sizeof(*c) + sizeof(*d)) * (size_t)(n > 0 ? n : 1));
+	if (!*wide)
 		return -ENOMEM;
-	counts = sd->wide;
-	displs = (MPI_Aint *)(counts + n);
-	for (size_t m = 0; m < n; m++) {
+	c = *wide;
+	d = (MPI_Aint *)(c + (n > 0 ? n : 1));
+	for (int m = 0; m < n; m++) {
 		if (v->icounts)
-			counts[m] = v->icounts[m];
+			c[m] = v->icounts[m];
 		if (v->idispls)
-			displs[m] = v->idispls[m];
+			d[m] = v->idispls[m];
 	}
 	if (v->icounts)
-		sd->counts = counts;
+		*counts = c;
 	if (v->idispls)
-		sd->displs = displs;
+		*displs = d;
 	return 0;
 }
 
@@ -530,7 +528,7 @@ int nb_check_args(struct nb_call *a, struct nb_side *sd)
 	if (sd->vector) {
 		int no_displs;
 
-		if (nb_widen(sd) < 0)
+		if (nb_vec_widen(&sd->vec, sd->n, &sd->counts, &sd->displs, &sd->wide) < 0)
 			return err_comm(a->comm, a->name, MPI_ERR_NO_MEM, NULL, "out of memory");
 		no_displs = n[3] && !sd->displs;
 		if (!sd->counts || no_displs || (sd->typed && !sd->types))

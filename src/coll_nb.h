@@ -129,6 +129,12 @@ struct nb_vec {
 #define NB_VEC(cs, ds) ((struct nb_vec){ .icounts = (cs), .idispls = (ds) })
 #define NB_VEC_C(cs, ds) ((struct nb_vec){ .counts = (cs), .displs = (ds) })
 
+/* The n counts and displacements of v as MPI_Count and MPI_Aint (NULL
+ * where v has none); what *wide points to (or NULL) is the caller's to
+ * free.  0 or -ENOMEM. */
+int nb_vec_widen(const struct nb_vec *v, int n, const MPI_Count **counts,
+		 const MPI_Aint **displs, void **wide);
+
 /*
  * One side (send or receive) of a call's arguments: (buf, count, type), or
  * counts and displacements (in elements of type) for the v-variants, or

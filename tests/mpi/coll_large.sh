@@ -7,6 +7,7 @@
 bad=
 want="ok moving
 ok reductions
+ok blocking
 ok far
 ok neighbor
 ok errors"

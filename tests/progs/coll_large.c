@@ -1,8 +1,8 @@
 /*
  * The large-count forms of the collectives (MPI 4.1, section 2.5.8: counts
- * as MPI_Count, displacements as MPI_Aint): every nonblocking and
- * persistent "_c" call, MPI_Alltoallw_c and the neighbourhood ones give
- * what their int forms give; and the v- and w-variants reach displacements
+ * as MPI_Count, displacements as MPI_Aint): every blocking, nonblocking
+ * and persistent "_c" call, on intracommunicators and (some) on an
+ * intercommunicator, gives what its int form gives; and the v- and w-variants reach displacements
  * beyond 2^31 (in elements of MPI_CHAR, or in bytes), into a sparse
  * mapping of a few GiB of which only the pages touched take memory.  Also
  * builds with any other MPI.
@@ -285,6 +285,130 @@ static void test_reductions(void)
 	}
 }
 
+/* The blocking "_c" calls, on MPI_COMM_WORLD and on the intercommunicator
+ * between the job's halves. */
+static void test_blocking(void)
+{
+	int sb[MAXP * N], rb[MAXP * N * 2], one[N], root = size / 2;
+	MPI_Count cnt[MAXP], cnt1[MAXP];
+	MPI_Aint dsp[MAXP], dsp1[MAXP];
+
+	for (int m = 0; m < size; m++) {
+		cnt[m] = N;
+		dsp[m] = (MPI_Aint)(size - 1 - m) * 2 * N;
+		cnt1[m] = N;
+		dsp1[m] = (MPI_Aint)m * N;
+	}
+	for (int i = 0; i < MAXP * N; i++)
+		sb[i] = cv(rank, i);
+	memcpy(one, sb, sizeof(one));
+	CHECK_MPI(MPI_Bcast_c(one, N, MPI_INT, root, MPI_COMM_WORLD));
+	for (int i = 0; i < N; i++)
+		CHECK(one[i] == cv(root, i));
+	memset(rb, 0xff, sizeof(rb));
+	CHECK_MPI(MPI_Gather_c(sb, N, MPI_INT, rb, N, MPI_INT, root, MPI_COMM_WORLD));
+	for (int i = 0; rank == root && i < size * N; i++)
+		CHECK(rb[i] == cv(i / N, i % N));
+	memset(rb, 0xff, sizeof(rb));
+	CHECK_MPI(MPI_Gatherv_c(sb, N, MPI_INT, rb, cnt, dsp, MPI_INT, root,
+				MPI_COMM_WORLD));
+	for (int m = 0; rank == root && m < size; m++)
+		for (int i = 0; i < N; i++)
+			CHECK(rb[dsp[m] + i] == cv(m, i));
+	memset(one, 0xff, sizeof(one));
+	CHECK_MPI(MPI_Scatter_c(sb, N, MPI_INT, one, N, MPI_INT, root, MPI_COMM_WORLD));
+	for (int i = 0; i < N; i++)
+		CHECK(one[i] == cv(root, rank * N + i));
+	memset(one, 0xff, sizeof(one));
+	CHECK_MPI(MPI_Scatterv_c(sb, cnt1, dsp1, MPI_INT, one, N, MPI_INT, root,
+				 MPI_COMM_WORLD));
+	for (int i = 0; i < N; i++)
+		CHECK(one[i] == cv(root, rank * N + i));
+	memset(rb, 0xff, sizeof(rb));
+	CHECK_MPI(MPI_Allgather_c(sb, N, MPI_INT, rb, N, MPI_INT, MPI_COMM_WORLD));
+	for (int i = 0; i < size * N; i++)
+		CHECK(rb[i] == cv(i / N, i % N));
+	memset(rb, 0xff, sizeof(rb));
+	CHECK_MPI(MPI_Allgatherv_c(sb, N, MPI_INT, rb, cnt, dsp, MPI_INT, MPI_COMM_WORLD));
+	for (int m = 0; m < size; m++)
+		for (int i = 0; i < N; i++)
+			CHECK(rb[dsp[m] + i] == cv(m, i) && rb[dsp[m] + N + i] == -1);
+	memset(rb, 0xff, sizeof(rb));
+	CHECK_MPI(MPI_Alltoall_c(sb, N, MPI_INT, rb, N, MPI_INT, MPI_COMM_WORLD));
+	for (int i = 0; i < size * N; i++)
+		CHECK(rb[i] == cv(i / N, rank * N + i % N));
+	memset(rb, 0xff, sizeof(rb));
+	CHECK_MPI(MPI_Alltoallv_c(sb, cnt1, dsp1, MPI_INT, rb, cnt, dsp, MPI_INT,
+				  MPI_COMM_WORLD));
+	for (int m = 0; m < size; m++)
+		for (int i = 0; i < N; i++)
+			CHECK(rb[dsp[m] + i] == cv(m, rank * N + i));
+	{
+		int out[MAXP * N];
+		MPI_Count rc[MAXP];
+		int at = 0;
+
+		for (int m = 0; m < size; m++)
+			rc[m] = m % 2 + 1;
+		CHECK_MPI(MPI_Reduce_c(sb, out, N, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD));
+		CHECK_MPI(MPI_Allreduce_c(sb, out + N, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+		CHECK_MPI(MPI_Scan_c(sb, out + 2 * N, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+		CHECK_MPI(MPI_Exscan_c(sb, out + 3 * N, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+		for (int i = 0; i < N; i++) {
+			int all = 0, below = 0;
+
+			for (int r = 0; r < size; r++) {
+				all += cv(r, i);
+				below += r < rank ? cv(r, i) : 0;
+			}
+			CHECK(rank != root || out[i] == all);
+			CHECK(out[N + i] == all);
+			CHECK(out[2 * N + i] == below + cv(rank, i));
+			CHECK(rank == 0 || out[3 * N + i] == below);
+		}
+		CHECK_MPI(MPI_Reduce_scatter_c(sb, out, rc, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+		for (int m = 0; m < rank; m++)
+			at += (int)rc[m];
+		for (int i = 0; i < rc[rank]; i++) {
+			int s = 0;
+
+			for (int r = 0; r < size; r++)
+				s += cv(r, at + i);
+			CHECK(out[i] == s);
+		}
+		CHECK_MPI(MPI_Reduce_scatter_block_c(sb, out, 2, MPI_INT, MPI_SUM,
+						     MPI_COMM_WORLD));
+		for (int i = 0; i < 2; i++) {
+			int s = 0;
+
+			for (int r = 0; r < size; r++)
+				s += cv(r, rank * 2 + i);
+			CHECK(out[i] == s);
+		}
+	}
+	if (size >= 2) {
+		MPI_Comm half, inter;
+		int low = rank < size / 2, lr, rs, sum = 0, got = -1;
+
+		halves(&half, &inter);
+		MPI_Comm_rank(half, &lr);
+		MPI_Comm_remote_size(inter, &rs);
+		memset(rb, 0xff, sizeof(rb));
+		/* the lower half's rank 0 gathers the upper half's blocks */
+		CHECK_MPI(MPI_Gatherv_c(sb, N, MPI_INT, rb, cnt, dsp, MPI_INT,
+					low ? (lr == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0, inter));
+		for (int m = 0; low && lr == 0 && m < rs; m++)
+			for (int i = 0; i < N; i++)
+				CHECK(rb[dsp[m] + i] == cv(size / 2 + m, i));
+		CHECK_MPI(MPI_Allreduce_c(&rank, &got, 1, MPI_INT, MPI_SUM, inter));
+		for (int r = low ? size / 2 : 0; r < (low ? size : size / 2); r++)
+			sum += r;
+		CHECK(got == sum);
+		CHECK_MPI(MPI_Comm_free(&inter));
+		CHECK_MPI(MPI_Comm_free(&half));
+	}
+}
+
 /* A mapping of `bytes` that takes memory only where it is touched. */
 static char *sparse(size_t bytes)
 {
@@ -366,6 +490,46 @@ static void test_far(void)
 		for (int m = 0; m < size; m++)
 			for (int i = 0; i < 8; i++)
 				CHECK(big[dsp[m] + i] == (char)(m + rank * 8 + i));
+	}
+	/* the blocking calls (the collective area's path) too */
+	memset(big + FAR, 0, (size_t)4099 * (size_t)size + 16);
+	CHECK_MPI(MPI_Allgatherv_c(mine, 8, MPI_CHAR, big, cnt, dsp, MPI_CHAR,
+				   MPI_COMM_WORLD));
+	for (int m = 0; m < size; m++)
+#ifndef SHMPI
+		if (size > 1)
+#endif
+			CHECK(big[dsp[m]] == (char)(m * 16 + 1) &&
+			      big[dsp[m] + 6] == (char)(m * 16 + 6));
+	memset(got, 0, sizeof(got));
+	CHECK_MPI(MPI_Scatterv_c(big, cnt, dsp, MPI_CHAR, got, 8, MPI_CHAR, root,
+				 MPI_COMM_WORLD));
+#ifndef SHMPI
+	if (size > 1)
+#endif
+		CHECK(got[0] == (char)(rank * 16 + 1) && got[6] == (char)(rank * 16 + 6));
+	memset(big + FAR, 0, (size_t)4099 * (size_t)size + 16);
+	CHECK_MPI(MPI_Gatherv_c(mine, 8, MPI_CHAR, big, cnt, dsp, MPI_CHAR, root,
+				MPI_COMM_WORLD));
+	for (int m = 0; rank == root && m < size; m++)
+		CHECK(big[dsp[m]] == (char)(m * 16 + 1) && big[dsp[m] + 2] == (char)(m * 16 + 2));
+	{
+		MPI_Count one8[MAXP];
+		MPI_Aint sd[MAXP];
+		char sb[MAXP * 8];
+
+		for (int m = 0; m < size; m++) {
+			one8[m] = 8;
+			sd[m] = 8 * (MPI_Aint)m;
+		}
+		for (int i = 0; i < size * 8; i++)
+			sb[i] = (char)(rank - i);
+		memset(big + FAR, 0, (size_t)4099 * (size_t)size + 16);
+		CHECK_MPI(MPI_Alltoallv_c(sb, one8, sd, MPI_CHAR, big, cnt, dsp, MPI_CHAR,
+					  MPI_COMM_WORLD));
+		for (int m = 0; m < size; m++)
+			for (int i = 0; i < 8; i++)
+				CHECK(big[dsp[m] + i] == (char)(m - rank * 8 - i));
 	}
 	CHECK(munmap(big, SPAN) == 0);
 }
@@ -449,6 +613,7 @@ int main(int argc, char **argv)
 	CHECK(size <= MAXP);
 	TU_RUN("moving", test_moving);
 	TU_RUN("reductions", test_reductions);
+	TU_RUN("blocking", test_blocking);
 	TU_RUN("far", test_far);
 	TU_RUN("neighbor", test_neighbor);
 	TU_RUN("errors", test_errors);
