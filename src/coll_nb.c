@@ -8,10 +8,10 @@
  * MPI_Ialltoallw to its end.  Each also has its large-count form (MPI 4.1,
  * section 2.5.8: MPI_Ibcast_c... MPI_Alltoallw_c), the same call with
  * MPI_Count counts and MPI_Aint displacements, which is what the schedules
- * take: the int forms' arrays are widened first (struct nb_vec).  On an intercommunicator the checks and the
- * schedule are those of coll_inter_nb.c.  The schedules themselves
- * (coll_nb.h) also serve the neighbourhood collectives (coll_neighbor.c)
- * and MPI_Comm_idup (comm.c).
+ * take: the int forms' arrays are widened first (struct nb_vec).  On an
+ * intercommunicator the checks and the schedule are those of
+ * coll_inter_nb.c.  The schedules themselves (coll_nb.h) also serve the
+ * neighbourhood collectives (coll_neighbor.c) and MPI_Comm_idup (comm.c).
  *
  * Each call checks its arguments, then builds this rank's schedule (as
  * libNBC does): a list of rounds, each a few steps - internal messages

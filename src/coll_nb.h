@@ -19,7 +19,8 @@
  * through the communicator's handler), builds the schedule with the
  * call's builder (on an intercommunicator, coll_inter_nb.c's) and starts
  * it: the user gets a request, or, for a blocking call, the schedule runs
- * to its end before nb_run returns.
+ * to its end before nb_run returns; a persistent call's request is
+ * inactive, and each MPI_Start runs the schedule (sched_start).
  */
 #ifndef SRC_COLL_NB_H
 #define SRC_COLL_NB_H

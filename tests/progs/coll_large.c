@@ -2,10 +2,10 @@
  * The large-count forms of the collectives (MPI 4.1, section 2.5.8: counts
  * as MPI_Count, displacements as MPI_Aint): every blocking, nonblocking
  * and persistent "_c" call, on intracommunicators and (some) on an
- * intercommunicator, gives what its int form gives; and the v- and w-variants reach displacements
- * beyond 2^31 (in elements of MPI_CHAR, or in bytes), into a sparse
- * mapping of a few GiB of which only the pages touched take memory.  Also
- * builds with any other MPI.
+ * intercommunicator, gives what its int form gives; and the v- and
+ * w-variants reach displacements beyond 2^31 (in elements of MPI_CHAR, or
+ * in bytes), into a sparse mapping of a few GiB of which only the pages
+ * touched take memory.  Also builds with any other MPI.
  *   coll_large [test]
  */
 #include <sys/mman.h>
