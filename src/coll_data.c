@@ -3,7 +3,10 @@
  * MPI_Allgather(v), MPI_Alltoall(v), through the communicator's collective
  * area in shared memory (coll.h): a writer packs a chunk into its slot, the
  * readers unpack it straight into their buffers.  Scatter and alltoall cut
- * the slot into one region per member.
+ * the slot into one region per member.  Each call is one function taking
+ * MPI_Count counts and MPI_Aint displacements, for its int form and its
+ * large-count form (MPI 4.1, section 2.5.8: MPI_Bcast_c...); the sizes in
+ * bytes are size_t throughout.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,7 @@
 #include "api.h"
 #include "coll.h"
 #include "coll_inter.h"
+#include "coll_nb.h"
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
@@ -32,15 +36,15 @@ static int coll_check_root(const char *call, MPI_Comm comm, const struct comm *c
 }
 
 /* Check one (buf, count, datatype) triple; names the arguments as given. */
-int coll_check_buf(const char *call, MPI_Comm comm, const void *buf,
-			  int count, MPI_Datatype datatype, const char *bufname,
-			  const char *countname, struct coll_buf *out)
+int coll_check_buf(const char *call, MPI_Comm comm, const void *buf, MPI_Count count,
+		   MPI_Datatype datatype, const char *bufname, const char *countname,
+		   struct coll_buf *out)
 {
 	int rc;
 
 	if (count < 0)
-		return err_comm(comm, call, MPI_ERR_COUNT, countname, "%d is negative",
-				count);
+		return err_comm(comm, call, MPI_ERR_COUNT, countname, "%lld is negative",
+				(long long)count);
 	rc = dt_check_use(comm, call, datatype, &out->dt);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -53,7 +57,8 @@ int coll_check_buf(const char *call, MPI_Comm comm, const void *buf,
 
 /* Check a counts array (and displacements) of a v-variant. */
 static int coll_check_counts(const char *call, MPI_Comm comm, const struct comm *c,
-			     const int *counts, const int *displs, const char *name)
+			     const MPI_Count *counts, const MPI_Aint *displs,
+			     const char *name)
 {
 	if (!counts || !displs)
 		return err_comm(comm, call, MPI_ERR_ARG, !counts ? name : "displs",
@@ -61,7 +66,8 @@ static int coll_check_counts(const char *call, MPI_Comm comm, const struct comm 
 	for (int m = 0; m < c->size; m++)
 		if (counts[m] < 0)
 			return err_comm(comm, call, MPI_ERR_COUNT, name,
-					"element %d is negative (%d)", m, counts[m]);
+					"element %d is negative (%lld)", m,
+					(long long)counts[m]);
 	return MPI_SUCCESS;
 }
 
@@ -84,7 +90,8 @@ static size_t region_bytes(const struct comm *c)
 
 /* ---- broadcast ---------------------------------------------------------- */
 
-API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
+static int bcast(const char *call, void *buffer, MPI_Count count, MPI_Datatype datatype,
+		 int root, MPI_Comm comm)
 {
 	struct comm *c;
 	struct coll_buf b;
@@ -92,13 +99,13 @@ API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_C
 	uint64_t base;
 	int rc;
 
-	runtime_check("MPI_Bcast");
+	runtime_check(call);
 	if ((c = comm_get(comm)) && c->remote)
-		return inter_bcast(comm, c, buffer, count, datatype, root);
-	if ((rc = coll_check_comm("MPI_Bcast", comm, &c)) != MPI_SUCCESS ||
-	    (rc = coll_check_buf("MPI_Bcast", comm, buffer, count, datatype, "buffer",
+		return inter_bcast(call, comm, c, buffer, count, datatype, root);
+	if ((rc = coll_check_comm(call, comm, &c)) != MPI_SUCCESS ||
+	    (rc = coll_check_buf(call, comm, buffer, count, datatype, "buffer",
 				 "count", &b)) != MPI_SUCCESS ||
-	    (rc = coll_check_root("MPI_Bcast", comm, c, root)) != MPI_SUCCESS)
+	    (rc = coll_check_root(call, comm, c, root)) != MPI_SUCCESS)
 		return rc;
 	if (c->size == 1)
 		return MPI_SUCCESS;
@@ -127,8 +134,8 @@ API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_C
  * root takes member m's bytes into (recvbuf at displ[m] elements, rdt).
  */
 static void gather_run(struct comm *c, enum call_id call, const struct coll_buf *s,
-		       void *recvbuf, const struct datatype *rdt, const int *rcounts,
-		       const int *displs, int rcount, int root)
+		       void *recvbuf, const struct datatype *rdt, const MPI_Count *rcounts,
+		       const MPI_Aint *displs, MPI_Count rcount, int root)
 {
 	size_t chunk = coll_slot_bytes(c);
 	uint64_t base = coll_begin(c);
@@ -175,7 +182,7 @@ static void gather_run(struct comm *c, enum call_id call, const struct coll_buf 
 /* One (buf, count, datatype) argument triple and its names. */
 struct coll_arg {
 	const void *buf;
-	int count;
+	MPI_Count count;
 	MPI_Datatype type;
 	const char *bufname, *countname;
 };
@@ -213,8 +220,8 @@ static int rooted_check(const char *call, MPI_Comm comm, int root, struct comm *
 			      each->bufname, each->countname, eb);
 }
 
-static int gather_check(const char *call, const void *sendbuf, int sendcount,
-			MPI_Datatype sendtype, void *recvbuf, int recvcount,
+static int gather_check(const char *call, const void *sendbuf, MPI_Count sendcount,
+			MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
 			MPI_Datatype recvtype, int root, MPI_Comm comm, struct comm **c,
 			struct coll_buf *s, struct coll_buf *r)
 {
@@ -224,21 +231,21 @@ static int gather_check(const char *call, const void *sendbuf, int sendcount,
 	return rooted_check(call, comm, root, c, &recv, r, &send, s);
 }
 
-API(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-		  MPI_Comm comm))
+static int gather(const char *call, const void *sendbuf, MPI_Count sendcount,
+		  MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		  MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	struct comm *c;
 	struct coll_buf s, r;
 	int rc;
 
-	runtime_check("MPI_Gather");
+	runtime_check(call);
 	if ((c = comm_get(comm)) && c->remote)
-		return inter_move("MPI_Gather", CALL_GATHER, INTER_GATHER, comm, c,
+		return inter_move(call, CALL_GATHER, INTER_GATHER, comm, c,
 				  coll_fixed(sendbuf, sendcount, sendtype),
 				  coll_fixed(recvbuf, recvcount, recvtype),
 				  root);
-	rc = gather_check("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+	rc = gather_check(call, sendbuf, sendcount, sendtype, recvbuf, recvcount,
 			  recvtype, root, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -246,26 +253,27 @@ API(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	return MPI_SUCCESS;
 }
 
-API(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		   void *recvbuf, const int recvcounts[], const int displs[],
-		   MPI_Datatype recvtype, int root, MPI_Comm comm))
+static int gatherv_do(const char *call, const void *sendbuf, MPI_Count sendcount,
+		      MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+		      const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+		      MPI_Comm comm)
 {
 	struct comm *c;
 	struct coll_buf s, r;
 	int rc;
 
-	runtime_check("MPI_Gatherv");
+	runtime_check(call);
 	if ((c = comm_get(comm)) && c->remote)
-		return inter_move("MPI_Gatherv", CALL_GATHERV, INTER_GATHER, comm, c,
+		return inter_move(call, CALL_GATHERV, INTER_GATHER, comm, c,
 				  coll_fixed(sendbuf, sendcount, sendtype),
 				  coll_vector(recvbuf, recvcounts, displs, recvtype),
 				  root);
-	rc = gather_check("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf, 0,
+	rc = gather_check(call, sendbuf, sendcount, sendtype, recvbuf, 0,
 			  recvtype, root, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (c->rank == root &&
-	    (rc = coll_check_counts("MPI_Gatherv", comm, c, recvcounts, displs,
+	    (rc = coll_check_counts(call, comm, c, recvcounts, displs,
 				    "recvcounts")) != MPI_SUCCESS)
 		return rc;
 	gather_run(c, CALL_GATHERV, &s, recvbuf, r.dt, recvcounts, displs, 0, root);
@@ -275,8 +283,9 @@ API(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 /* ---- scatter ------------------------------------------------------------ */
 
 static void scatter_run(struct comm *c, enum call_id call, const void *sendbuf,
-			const struct datatype *sdt, const int *scounts,
-			const int *displs, int scount, const struct coll_buf *r, int root)
+			const struct datatype *sdt, const MPI_Count *scounts,
+			const MPI_Aint *displs, MPI_Count scount, const struct coll_buf *r,
+			int root)
 {
 	size_t region = region_bytes(c);
 	uint64_t base = coll_begin(c);
@@ -323,8 +332,8 @@ static void scatter_run(struct comm *c, enum call_id call, const void *sendbuf,
 	}
 }
 
-static int scatter_check(const char *call, const void *sendbuf, int sendcount,
-			 MPI_Datatype sendtype, void *recvbuf, int recvcount,
+static int scatter_check(const char *call, const void *sendbuf, MPI_Count sendcount,
+			 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
 			 MPI_Datatype recvtype, int root, MPI_Comm comm, struct comm **c,
 			 struct coll_buf *s, struct coll_buf *r)
 {
@@ -334,21 +343,21 @@ static int scatter_check(const char *call, const void *sendbuf, int sendcount,
 	return rooted_check(call, comm, root, c, &send, s, &recv, r);
 }
 
-API(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-		   MPI_Comm comm))
+static int scatter(const char *call, const void *sendbuf, MPI_Count sendcount,
+		   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		   MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	struct comm *c;
 	struct coll_buf s, r;
 	int rc;
 
-	runtime_check("MPI_Scatter");
+	runtime_check(call);
 	if ((c = comm_get(comm)) && c->remote)
-		return inter_move("MPI_Scatter", CALL_SCATTER, INTER_SCATTER, comm, c,
+		return inter_move(call, CALL_SCATTER, INTER_SCATTER, comm, c,
 				  coll_fixed(sendbuf, sendcount, sendtype),
 				  coll_fixed(recvbuf, recvcount, recvtype),
 				  root);
-	rc = scatter_check("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf,
+	rc = scatter_check(call, sendbuf, sendcount, sendtype, recvbuf,
 			   recvcount, recvtype, root, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -356,26 +365,27 @@ API(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	return MPI_SUCCESS;
 }
 
-API(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
-		    MPI_Datatype sendtype, void *recvbuf, int recvcount,
-		    MPI_Datatype recvtype, int root, MPI_Comm comm))
+static int scatterv_do(const char *call, const void *sendbuf,
+		       const MPI_Count sendcounts[], const MPI_Aint displs[],
+		       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		       MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
 	struct comm *c;
 	struct coll_buf s, r;
 	int rc;
 
-	runtime_check("MPI_Scatterv");
+	runtime_check(call);
 	if ((c = comm_get(comm)) && c->remote)
-		return inter_move("MPI_Scatterv", CALL_SCATTERV, INTER_SCATTER, comm, c,
+		return inter_move(call, CALL_SCATTERV, INTER_SCATTER, comm, c,
 				  coll_vector(sendbuf, sendcounts, displs, sendtype),
 				  coll_fixed(recvbuf, recvcount, recvtype),
 				  root);
-	rc = scatter_check("MPI_Scatterv", sendbuf, 0, sendtype, recvbuf, recvcount,
+	rc = scatter_check(call, sendbuf, 0, sendtype, recvbuf, recvcount,
 			   recvtype, root, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	if (c->rank == root &&
-	    (rc = coll_check_counts("MPI_Scatterv", comm, c, sendcounts, displs,
+	    (rc = coll_check_counts(call, comm, c, sendcounts, displs,
 				    "sendcounts")) != MPI_SUCCESS)
 		return rc;
 	scatter_run(c, CALL_SCATTERV, sendbuf, s.dt, sendcounts, displs, 0, &r, root);
@@ -386,8 +396,9 @@ API(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displ
 
 /* Every member publishes its part; every member reads every other part. */
 static void allgather_run(struct comm *c, enum call_id call, const struct coll_buf *s,
-			  void *recvbuf, const struct datatype *rdt, const int *rcounts,
-			  const int *displs, int rcount)
+			  void *recvbuf, const struct datatype *rdt,
+			  const MPI_Count *rcounts, const MPI_Aint *displs,
+			  MPI_Count rcount)
 {
 	size_t chunk = coll_slot_bytes(c);
 	uint64_t base = coll_begin(c);
@@ -425,8 +436,8 @@ static void allgather_run(struct comm *c, enum call_id call, const struct coll_b
 	}
 }
 
-static int allgather_check(const char *call, const void *sendbuf, int sendcount,
-			   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+static int allgather_check(const char *call, const void *sendbuf, MPI_Count sendcount,
+			   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
 			   MPI_Datatype recvtype, MPI_Comm comm, struct comm **c,
 			   struct coll_buf *s, struct coll_buf *r)
 {
@@ -446,20 +457,21 @@ static int allgather_check(const char *call, const void *sendbuf, int sendcount,
 			      "sendcount", s);
 }
 
-API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+static int allgather(const char *call, const void *sendbuf, MPI_Count sendcount,
+		     MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		     MPI_Datatype recvtype, MPI_Comm comm)
 {
 	struct comm *c;
 	struct coll_buf s, r;
 	int rc;
 
-	runtime_check("MPI_Allgather");
+	runtime_check(call);
 	if ((c = comm_get(comm)) && c->remote)
-		return inter_move("MPI_Allgather", CALL_ALLGATHER, INTER_ALLGATHER, comm, c,
+		return inter_move(call, CALL_ALLGATHER, INTER_ALLGATHER, comm, c,
 				  coll_fixed(sendbuf, sendcount, sendtype),
 				  coll_fixed(recvbuf, recvcount, recvtype),
 				  0);
-	rc = allgather_check("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf,
+	rc = allgather_check(call, sendbuf, sendcount, sendtype, recvbuf,
 			     recvcount, recvtype, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -467,25 +479,26 @@ API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 	return MPI_SUCCESS;
 }
 
-API(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		      void *recvbuf, const int recvcounts[], const int displs[],
-		      MPI_Datatype recvtype, MPI_Comm comm))
+static int allgatherv_do(const char *call, const void *sendbuf, MPI_Count sendcount,
+			 MPI_Datatype sendtype, void *recvbuf,
+			 const MPI_Count recvcounts[], const MPI_Aint displs[],
+			 MPI_Datatype recvtype, MPI_Comm comm)
 {
 	struct comm *c;
 	struct coll_buf s, r;
 	int rc;
 
-	runtime_check("MPI_Allgatherv");
+	runtime_check(call);
 	if ((c = comm_get(comm)) && c->remote)
-		return inter_move("MPI_Allgatherv", CALL_ALLGATHERV, INTER_ALLGATHER, comm, c,
+		return inter_move(call, CALL_ALLGATHERV, INTER_ALLGATHER, comm, c,
 				  coll_fixed(sendbuf, sendcount, sendtype),
 				  coll_vector(recvbuf, recvcounts, displs, recvtype),
 				  0);
-	rc = allgather_check("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf, 0,
+	rc = allgather_check(call, sendbuf, sendcount, sendtype, recvbuf, 0,
 			     recvtype, comm, &c, &s, &r);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	if ((rc = coll_check_counts("MPI_Allgatherv", comm, c, recvcounts, displs,
+	if ((rc = coll_check_counts(call, comm, c, recvcounts, displs,
 				    "recvcounts")) != MPI_SUCCESS)
 		return rc;
 	allgather_run(c, CALL_ALLGATHERV, &s, recvbuf, r.dt, recvcounts, displs, 0);
@@ -497,8 +510,9 @@ API(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 struct a2a {
 	const void *buf;
 	const struct datatype *dt;
-	const int *counts, *displs;	/* NULL: count each, at m * count */
-	int count;
+	const MPI_Count *counts;	/* NULL: count each, at m * count */
+	const MPI_Aint *displs;
+	MPI_Count count;
 };
 
 static size_t a2a_bytes(const struct a2a *a, int m)
@@ -593,58 +607,300 @@ static int alltoall_do(const char *call, enum call_id id, MPI_Comm comm, struct 
 	return MPI_SUCCESS;
 }
 
-API(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+static int alltoall(const char *call, const void *sendbuf, MPI_Count sendcount,
+		    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		    MPI_Datatype recvtype, MPI_Comm comm)
 {
 	struct comm *c;
 	struct coll_buf sb, rb;
 	struct a2a s = { 0 }, r = { 0 };
 	int rc;
 
-	runtime_check("MPI_Alltoall");
+	runtime_check(call);
 	if ((c = comm_get(comm)) && c->remote)
-		return inter_move("MPI_Alltoall", CALL_ALLTOALL, INTER_ALLTOALL, comm, c,
+		return inter_move(call, CALL_ALLTOALL, INTER_ALLTOALL, comm, c,
 				  coll_fixed(sendbuf, sendcount, sendtype),
 				  coll_fixed(recvbuf, recvcount, recvtype),
 				  0);
-	rc = allgather_check("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf,
+	rc = allgather_check(call, sendbuf, sendcount, sendtype, recvbuf,
 			     recvcount, recvtype, comm, &c, &sb, &rb);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	r = (struct a2a){ recvbuf, rb.dt, NULL, NULL, recvcount };
 	s = (struct a2a){ sendbuf, sb.dt, NULL, NULL, sendcount };
-	return alltoall_do("MPI_Alltoall", CALL_ALLTOALL, comm, c, &s, &r,
+	return alltoall_do(call, CALL_ALLTOALL, comm, c, &s, &r,
 			   sendbuf == MPI_IN_PLACE);
+}
+
+static int alltoallv_do(const char *call, const void *sendbuf,
+			const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+			MPI_Datatype sendtype, void *recvbuf,
+			const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+			MPI_Datatype recvtype, MPI_Comm comm)
+{
+	struct comm *c;
+	struct coll_buf sb, rb;
+	struct a2a s = { 0 }, r = { 0 };
+	int rc;
+
+	runtime_check(call);
+	if ((c = comm_get(comm)) && c->remote)
+		return inter_move(call, CALL_ALLTOALLV, INTER_ALLTOALL, comm, c,
+				  coll_vector(sendbuf, sendcounts, sdispls, sendtype),
+				  coll_vector(recvbuf, recvcounts, rdispls, recvtype),
+				  0);
+	rc = allgather_check(call, sendbuf, 0, sendtype, recvbuf, 0,
+			     recvtype, comm, &c, &sb, &rb);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if ((rc = coll_check_counts(call, comm, c, recvcounts, rdispls,
+				    "recvcounts")) != MPI_SUCCESS)
+		return rc;
+	if (sendbuf != MPI_IN_PLACE &&
+	    (rc = coll_check_counts(call, comm, c, sendcounts, sdispls,
+				    "sendcounts")) != MPI_SUCCESS)
+		return rc;
+	r = (struct a2a){ recvbuf, rb.dt, recvcounts, rdispls, 0 };
+	s = (struct a2a){ sendbuf, sb.dt, sendcounts, sdispls, 0 };
+	return alltoall_do(call, CALL_ALLTOALLV, comm, c, &s, &r,
+			   sendbuf == MPI_IN_PLACE);
+}
+/*
+ * The v-variants' counts and displacements, widened for their _do
+ * functions (the int forms; the large-count forms pass theirs through).
+ * Only where they are significant: at the root (gatherv, scatterv), and
+ * not the send side of an alltoallv in place.
+ */
+static int vec_blocks(MPI_Comm comm, int rooted, int root)
+{
+	struct comm *c = comm_get(comm);
+
+	if (!c)
+		return 0;
+	if (rooted && (c->remote ? root != MPI_ROOT : root != c->rank))
+		return 0;
+	return comm_peer_size(c);
+}
+
+static int err_widen(const char *call, MPI_Comm comm)
+{
+	return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+}
+
+static int gatherv(const char *call, const void *sendbuf, MPI_Count sendcount,
+		   MPI_Datatype sendtype, void *recvbuf, struct nb_vec rv,
+		   MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	const MPI_Count *counts;
+	const MPI_Aint *displs;
+	void *wide;
+	int rc;
+
+	runtime_check(call);
+	if (nb_vec_widen(&rv, vec_blocks(comm, 1, root), &counts, &displs, &wide) < 0)
+		return err_widen(call, comm);
+	rc = gatherv_do(call, sendbuf, sendcount, sendtype, recvbuf, counts, displs,
+			recvtype, root, comm);
+	free(wide);
+	return rc;
+}
+
+static int scatterv(const char *call, const void *sendbuf, struct nb_vec sv,
+		    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		    MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	const MPI_Count *counts;
+	const MPI_Aint *displs;
+	void *wide;
+	int rc;
+
+	runtime_check(call);
+	if (nb_vec_widen(&sv, vec_blocks(comm, 1, root), &counts, &displs, &wide) < 0)
+		return err_widen(call, comm);
+	rc = scatterv_do(call, sendbuf, counts, displs, sendtype, recvbuf, recvcount,
+			 recvtype, root, comm);
+	free(wide);
+	return rc;
+}
+
+static int allgatherv(const char *call, const void *sendbuf, MPI_Count sendcount,
+		      MPI_Datatype sendtype, void *recvbuf, struct nb_vec rv,
+		      MPI_Datatype recvtype, MPI_Comm comm)
+{
+	const MPI_Count *counts;
+	const MPI_Aint *displs;
+	void *wide;
+	int rc;
+
+	runtime_check(call);
+	if (nb_vec_widen(&rv, vec_blocks(comm, 0, 0), &counts, &displs, &wide) < 0)
+		return err_widen(call, comm);
+	rc = allgatherv_do(call, sendbuf, sendcount, sendtype, recvbuf, counts, displs,
+			   recvtype, comm);
+	free(wide);
+	return rc;
+}
+
+static int alltoallv(const char *call, const void *sendbuf, struct nb_vec sv,
+		     MPI_Datatype sendtype, void *recvbuf, struct nb_vec rv,
+		     MPI_Datatype recvtype, MPI_Comm comm)
+{
+	int n = vec_blocks(comm, 0, 0), rc = MPI_SUCCESS;
+	const MPI_Count *scounts, *rcounts;
+	const MPI_Aint *sdispls, *rdispls;
+	void *swide = NULL, *rwide;
+
+	runtime_check(call);
+	if (nb_vec_widen(&rv, n, &rcounts, &rdispls, &rwide) < 0 ||
+	    nb_vec_widen(&sv, sendbuf == MPI_IN_PLACE ? 0 : n, &scounts, &sdispls,
+			 &swide) < 0)
+		rc = err_widen(call, comm);
+	else
+		rc = alltoallv_do(call, sendbuf, scounts, sdispls, sendtype, recvbuf,
+				  rcounts, rdispls, recvtype, comm);
+	free(swide);
+	free(rwide);
+	return rc;
+}
+
+/* ---- the calls: the int forms and the large-count forms (MPI 4.1, 2.5.8) -- */
+
+API(int, Bcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm))
+{
+	return bcast("MPI_Bcast", buffer, count, datatype, root, comm);
+}
+
+API(int, Bcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+		   MPI_Comm comm))
+{
+	return bcast("MPI_Bcast_c", buffer, count, datatype, root, comm);
+}
+
+API(int, Gather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		  void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+		  MPI_Comm comm))
+{
+	return gather("MPI_Gather", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+		      recvtype, root, comm);
+}
+
+API(int, Gather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		    void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		    MPI_Comm comm))
+{
+	return gather("MPI_Gather_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+		      recvtype, root, comm);
+}
+
+API(int, Gatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   void *recvbuf, const int recvcounts[], const int displs[],
+		   MPI_Datatype recvtype, int root, MPI_Comm comm))
+{
+	return gatherv("MPI_Gatherv", sendbuf, sendcount, sendtype, recvbuf,
+		       NB_VEC(recvcounts, displs), recvtype, root, comm);
+}
+
+API(int, Gatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		     void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+		     MPI_Datatype recvtype, int root, MPI_Comm comm))
+{
+	return gatherv("MPI_Gatherv_c", sendbuf, sendcount, sendtype, recvbuf,
+		       NB_VEC_C(recvcounts, displs), recvtype, root, comm);
+}
+
+API(int, Scatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+		   MPI_Comm comm))
+{
+	return scatter("MPI_Scatter", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+		       recvtype, root, comm);
+}
+
+API(int, Scatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		     MPI_Comm comm))
+{
+	return scatter("MPI_Scatter_c", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+		       recvtype, root, comm);
+}
+
+API(int, Scatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+		    MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		    MPI_Datatype recvtype, int root, MPI_Comm comm))
+{
+	return scatterv("MPI_Scatterv", sendbuf, NB_VEC(sendcounts, displs), sendtype,
+			recvbuf, recvcount, recvtype, root, comm);
+}
+
+API(int, Scatterv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		      const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+		      MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		      MPI_Comm comm))
+{
+	return scatterv("MPI_Scatterv_c", sendbuf, NB_VEC_C(sendcounts, displs), sendtype,
+			recvbuf, recvcount, recvtype, root, comm);
+}
+
+API(int, Allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+{
+	return allgather("MPI_Allgather", sendbuf, sendcount, sendtype, recvbuf,
+			 recvcount, recvtype, comm);
+}
+
+API(int, Allgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		       MPI_Comm comm))
+{
+	return allgather("MPI_Allgather_c", sendbuf, sendcount, sendtype, recvbuf,
+			 recvcount, recvtype, comm);
+}
+
+API(int, Allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, const int recvcounts[], const int displs[],
+		      MPI_Datatype recvtype, MPI_Comm comm))
+{
+	return allgatherv("MPI_Allgatherv", sendbuf, sendcount, sendtype, recvbuf,
+			  NB_VEC(recvcounts, displs), recvtype, comm);
+}
+
+API(int, Allgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			void *recvbuf, const MPI_Count recvcounts[],
+			const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm))
+{
+	return allgatherv("MPI_Allgatherv_c", sendbuf, sendcount, sendtype, recvbuf,
+			  NB_VEC_C(recvcounts, displs), recvtype, comm);
+}
+
+API(int, Alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		    void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm))
+{
+	return alltoall("MPI_Alltoall", sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, comm);
+}
+
+API(int, Alltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		      MPI_Comm comm))
+{
+	return alltoall("MPI_Alltoall_c", sendbuf, sendcount, sendtype, recvbuf,
+			recvcount, recvtype, comm);
 }
 
 API(int, Alltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
 		     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
 		     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
 {
-	struct comm *c;
-	struct coll_buf sb, rb;
-	struct a2a s = { 0 }, r = { 0 };
-	int rc;
+	return alltoallv("MPI_Alltoallv", sendbuf, NB_VEC(sendcounts, sdispls), sendtype,
+			 recvbuf, NB_VEC(recvcounts, rdispls), recvtype, comm);
+}
 
-	runtime_check("MPI_Alltoallv");
-	if ((c = comm_get(comm)) && c->remote)
-		return inter_move("MPI_Alltoallv", CALL_ALLTOALLV, INTER_ALLTOALL, comm, c,
-				  coll_vector(sendbuf, sendcounts, sdispls, sendtype),
-				  coll_vector(recvbuf, recvcounts, rdispls, recvtype),
-				  0);
-	rc = allgather_check("MPI_Alltoallv", sendbuf, 0, sendtype, recvbuf, 0,
-			     recvtype, comm, &c, &sb, &rb);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	if ((rc = coll_check_counts("MPI_Alltoallv", comm, c, recvcounts, rdispls,
-				    "recvcounts")) != MPI_SUCCESS)
-		return rc;
-	if (sendbuf != MPI_IN_PLACE &&
-	    (rc = coll_check_counts("MPI_Alltoallv", comm, c, sendcounts, sdispls,
-				    "sendcounts")) != MPI_SUCCESS)
-		return rc;
-	r = (struct a2a){ recvbuf, rb.dt, recvcounts, rdispls, 0 };
-	s = (struct a2a){ sendbuf, sb.dt, sendcounts, sdispls, 0 };
-	return alltoall_do("MPI_Alltoallv", CALL_ALLTOALLV, comm, c, &s, &r,
-			   sendbuf == MPI_IN_PLACE);
+API(int, Alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		       const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+		       const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+		       MPI_Datatype recvtype, MPI_Comm comm))
+{
+	return alltoallv("MPI_Alltoallv_c", sendbuf, NB_VEC_C(sendcounts, sdispls),
+			 sendtype, recvbuf, NB_VEC_C(recvcounts, rdispls), recvtype,
+			 comm);
 }

@@ -70,7 +70,7 @@ int inter_xfer(struct comm *c, enum call_id call, int tag, int lo, int hi,
 /* Leaders only: trade count elements of dt, mine out of `mine`, theirs
  * into `theirs`, with the remote leader. */
 static int leader_swap(struct comm *c, enum call_id call, int tag, const void *mine,
-		       void *theirs, int count, struct datatype *dt)
+		       void *theirs, MPI_Count count, struct datatype *dt)
 {
 	struct xfer s = { (void *)mine, dt, NULL, NULL, count, 1 };
 	struct xfer r = { theirs, dt, NULL, NULL, count, 1 };
@@ -126,8 +126,8 @@ static int check_side(const char *call, MPI_Comm comm, const struct comm *c,
 		for (int m = 0; m < c->remote->size; m++)
 			if (a->counts[m] < 0)
 				return err_comm(comm, call, MPI_ERR_COUNT, countsname,
-						"element %d is negative (%d)", m,
-						a->counts[m]);
+						"element %d is negative (%lld)", m,
+						(long long)a->counts[m]);
 	}
 	rc = coll_check_buf(call, comm, a->buf, a->vector ? 0 : a->count, a->type, bufname,
 			    countname, &b);
@@ -174,20 +174,19 @@ int inter_move(const char *call, enum call_id id, enum inter_kind kind, MPI_Comm
 	       err_comm(comm, call, rc, NULL, "out of memory for the requests");
 }
 
-int inter_bcast(MPI_Comm comm, struct comm *c, void *buffer, int count,
-		MPI_Datatype datatype, int root)
+int inter_bcast(const char *call, MPI_Comm comm, struct comm *c, void *buffer,
+		MPI_Count count, MPI_Datatype datatype, int root)
 {
 	struct coll_buf b;
 	struct xfer x;
 	int rc;
 
-	if ((rc = inter_check_root("MPI_Bcast", comm, c, root)) != MPI_SUCCESS ||
+	if ((rc = inter_check_root(call, comm, c, root)) != MPI_SUCCESS ||
 	    root == MPI_PROC_NULL)
 		return rc;
 	if (buffer == MPI_IN_PLACE)
-		return inter_err_in_place("MPI_Bcast", comm, "buffer");
-	rc = coll_check_buf("MPI_Bcast", comm, buffer, count, datatype, "buffer", "count",
-			    &b);
+		return inter_err_in_place(call, comm, "buffer");
+	rc = coll_check_buf(call, comm, buffer, count, datatype, "buffer", "count", &b);
 	if (rc != MPI_SUCCESS)
 		return rc;
 	/* the root sends the same buffer to everybody */
@@ -196,13 +195,13 @@ int inter_bcast(MPI_Comm comm, struct comm *c, void *buffer, int count,
 	     inter_xfer(c, CALL_BCAST, INTER_TAG_BCAST, 0, c->remote->size, &x, NULL) :
 	     inter_xfer(c, CALL_BCAST, INTER_TAG_BCAST, root, root + 1, NULL, &x);
 	return rc == MPI_SUCCESS ? rc :
-	       err_comm(comm, "MPI_Bcast", rc, NULL, "out of memory for the requests");
+	       err_comm(comm, call, rc, NULL, "out of memory for the requests");
 }
 
 /* ---- reductions --------------------------------------------------------- */
 
 /* A buffer for count elements of dt (to free; *at: where element 0 goes). */
-static char *elem_buf(const struct datatype *dt, int count, void **at)
+static char *elem_buf(const struct datatype *dt, MPI_Count count, void **at)
 {
 	MPI_Aint shift = dt->true_lb < 0 ? -dt->true_lb : 0;
 	MPI_Aint span = count ? (MPI_Aint)(count - 1) * dt->extent + dt->true_lb +
@@ -218,7 +217,7 @@ static char *elem_buf(const struct datatype *dt, int count, void **at)
  * local leader in *tmp (to free; *at: where element 0 is), NULL elsewhere.
  * MPI error class.
  */
-static int local_reduce(struct comm *c, const void *sendbuf, int count,
+static int local_reduce(struct comm *c, const void *sendbuf, MPI_Count count,
 			const struct datatype *dt, MPI_Datatype datatype, MPI_Op op,
 			char **tmp, void **at)
 {
@@ -227,12 +226,12 @@ static int local_reduce(struct comm *c, const void *sendbuf, int count,
 	if (c->rank == 0 && !(*tmp = elem_buf(dt, count, at)))
 		return MPI_ERR_NO_MEM;
 	/* every member's arguments were checked on the intercommunicator */
-	return PMPI_Reduce(sendbuf, *at, count, datatype, op, 0, c->local->handle);
+	return PMPI_Reduce_c(sendbuf, *at, count, datatype, op, 0, c->local->handle);
 }
 
 /* The checks every intercommunicator reduction shares, the root aside. */
 static int reduce_check(const char *call, MPI_Comm comm, const void *sendbuf,
-			const void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+			const void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
 			int sends, int receives, struct datatype **dt)
 {
 	const struct op *o;
@@ -249,8 +248,9 @@ static int reduce_check(const char *call, MPI_Comm comm, const void *sendbuf,
 	return MPI_SUCCESS;
 }
 
-int inter_reduce(MPI_Comm comm, struct comm *c, const void *sendbuf, void *recvbuf,
-		 int count, MPI_Datatype datatype, MPI_Op op, int root)
+int inter_reduce(const char *call, MPI_Comm comm, struct comm *c, const void *sendbuf,
+		 void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+		 int root)
 {
 	struct datatype *dt;
 	struct xfer x;
@@ -258,10 +258,10 @@ int inter_reduce(MPI_Comm comm, struct comm *c, const void *sendbuf, void *recvb
 	void *at;
 	int rc;
 
-	if ((rc = inter_check_root("MPI_Reduce", comm, c, root)) != MPI_SUCCESS ||
+	if ((rc = inter_check_root(call, comm, c, root)) != MPI_SUCCESS ||
 	    root == MPI_PROC_NULL)
 		return rc;
-	rc = reduce_check("MPI_Reduce", comm, sendbuf, recvbuf, count, datatype, op,
+	rc = reduce_check(call, comm, sendbuf, recvbuf, count, datatype, op,
 			  root != MPI_ROOT, root == MPI_ROOT, &dt);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -278,7 +278,7 @@ int inter_reduce(MPI_Comm comm, struct comm *c, const void *sendbuf, void *recvb
 	}
 	free(tmp);
 	return rc == MPI_SUCCESS ? rc :
-	       err_comm(comm, "MPI_Reduce", rc, NULL, "out of memory for the reduction");
+	       err_comm(comm, call, rc, NULL, "out of memory for the reduction");
 }
 
 /*
@@ -288,7 +288,7 @@ int inter_reduce(MPI_Comm comm, struct comm *c, const void *sendbuf, void *recvb
  * local leader.
  */
 static int reduce_trade(struct comm *c, enum call_id id, int tag, const void *sendbuf,
-			int count, struct datatype *dt, MPI_Datatype datatype, MPI_Op op,
+			MPI_Count count, struct datatype *dt, MPI_Datatype datatype, MPI_Op op,
 			void *got)
 {
 	char *tmp;
@@ -301,32 +301,32 @@ static int reduce_trade(struct comm *c, enum call_id id, int tag, const void *se
 	return rc;
 }
 
-int inter_allreduce(MPI_Comm comm, struct comm *c, const void *sendbuf, void *recvbuf,
-		    int count, MPI_Datatype datatype, MPI_Op op)
+int inter_allreduce(const char *call, MPI_Comm comm, struct comm *c,
+		    const void *sendbuf, void *recvbuf, MPI_Count count,
+		    MPI_Datatype datatype, MPI_Op op)
 {
 	struct datatype *dt;
-	int rc = reduce_check("MPI_Allreduce", comm, sendbuf, recvbuf, count, datatype, op,
-			      1, 1, &dt);
+	int rc = reduce_check(call, comm, sendbuf, recvbuf, count, datatype, op, 1, 1, &dt);
 
 	if (rc != MPI_SUCCESS)
 		return rc;
 	rc = reduce_trade(c, CALL_ALLREDUCE, INTER_TAG_ALLREDUCE, sendbuf, count, dt,
 			  datatype, op, recvbuf);
 	if (rc == MPI_SUCCESS)
-		rc = PMPI_Bcast(recvbuf, count, datatype, 0, c->local->handle);
+		rc = PMPI_Bcast_c(recvbuf, count, datatype, 0, c->local->handle);
 	return rc == MPI_SUCCESS ? rc :
-	       err_comm(comm, "MPI_Allreduce", rc, NULL, "out of memory for the reduction");
+	       err_comm(comm, call, rc, NULL, "out of memory for the reduction");
 }
 
 /* count is the sum of recvcounts (over the local group): the length of
  * both groups' vectors. */
 int inter_reduce_scatter(const char *call, enum call_id id, MPI_Comm comm,
 			 struct comm *c, const void *sendbuf, void *recvbuf,
-			 const int *recvcounts, int count, MPI_Datatype datatype,
-			 MPI_Op op)
+			 const MPI_Count *recvcounts, MPI_Count count,
+			 MPI_Datatype datatype, MPI_Op op)
 {
 	struct datatype *dt;
-	int *displs = NULL;
+	MPI_Aint *displs = NULL;
 	char *whole = NULL;
 	void *at = NULL;
 	int rc = reduce_check(call, comm, sendbuf, recvbuf, count, datatype, op, 1,
@@ -336,7 +336,9 @@ int inter_reduce_scatter(const char *call, enum call_id id, MPI_Comm comm,
 		return rc;
 	/* the leader gets the remote group's whole vector, then scatters it */
 	if (c->rank == 0) {
-		displs = malloc(sizeof(int) * (size_t)c->size);
+		MPI_Aint at_m = 0;
+
+		displs = malloc(sizeof(*displs) * (size_t)c->size);
 		whole = elem_buf(dt, count, &at);
 		if (!displs || !whole) {
 			free(displs);
@@ -344,13 +346,13 @@ int inter_reduce_scatter(const char *call, enum call_id id, MPI_Comm comm,
 			return err_comm(comm, call, MPI_ERR_NO_MEM, NULL,
 					"out of memory for the reduction");
 		}
-		for (int m = 0, at_m = 0; m < c->size; at_m += recvcounts[m++])
+		for (int m = 0; m < c->size; at_m += recvcounts[m++])
 			displs[m] = at_m;
 	}
 	rc = reduce_trade(c, id, INTER_TAG_REDUCE_SCATTER, sendbuf, count, dt, datatype,
 			  op, at);
 	if (rc == MPI_SUCCESS)
-		rc = PMPI_Scatterv(at, recvcounts, displs, datatype, recvbuf,
+		rc = PMPI_Scatterv_c(at, recvcounts, displs, datatype, recvbuf,
 				   recvcounts[c->rank], datatype, 0, c->local->handle);
 	free(whole);
 	free(displs);

@@ -19,17 +19,18 @@ struct op;
 /* A buffer argument: (buf, count, datatype) as given to a call. */
 struct coll_buf {
 	const void *buf;
-	int count;
+	MPI_Count count;
 	struct datatype *dt;
 };
 
 /* Check one (buf, count, datatype) triple (coll_data.c). */
-int coll_check_buf(const char *call, MPI_Comm comm, const void *buf, int count,
+int coll_check_buf(const char *call, MPI_Comm comm, const void *buf, MPI_Count count,
 		   MPI_Datatype datatype, const char *bufname, const char *countname,
 		   struct coll_buf *out);
 
 /* Check (count, datatype, op) of a reduction (coll_reduce.c). */
-int coll_check_reduce(const char *call, MPI_Comm comm, int count, MPI_Datatype datatype,
+int coll_check_reduce(const char *call, MPI_Comm comm, MPI_Count count,
+		      MPI_Datatype datatype,
 		      MPI_Op op, struct datatype **dt, const struct op **o);
 
 /* A root argument on intercommunicator c: MPI_ROOT, MPI_PROC_NULL or a rank
@@ -40,16 +41,18 @@ int inter_check_root(const char *call, MPI_Comm comm, const struct comm *c, int 
  * takes on an intercommunicator (MPI 3.1, section 5.2.3). */
 int inter_err_in_place(const char *call, MPI_Comm comm, const char *arg);
 
-int inter_bcast(MPI_Comm comm, struct comm *c, void *buffer, int count,
-		MPI_Datatype datatype, int root);
-int inter_reduce(MPI_Comm comm, struct comm *c, const void *sendbuf, void *recvbuf,
-		 int count, MPI_Datatype datatype, MPI_Op op, int root);
-int inter_allreduce(MPI_Comm comm, struct comm *c, const void *sendbuf, void *recvbuf,
-		    int count, MPI_Datatype datatype, MPI_Op op);
+int inter_bcast(const char *call, MPI_Comm comm, struct comm *c, void *buffer,
+		MPI_Count count, MPI_Datatype datatype, int root);
+int inter_reduce(const char *call, MPI_Comm comm, struct comm *c, const void *sendbuf,
+		 void *recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+		 int root);
+int inter_allreduce(const char *call, MPI_Comm comm, struct comm *c,
+		    const void *sendbuf, void *recvbuf, MPI_Count count,
+		    MPI_Datatype datatype, MPI_Op op);
 int inter_reduce_scatter(const char *call, enum call_id id, MPI_Comm comm,
 			 struct comm *c, const void *sendbuf, void *recvbuf,
-			 const int *recvcounts, int count, MPI_Datatype datatype,
-			 MPI_Op op);
+			 const MPI_Count *recvcounts, MPI_Count count,
+			 MPI_Datatype datatype, MPI_Op op);
 
 /*
  * The data-moving collectives: one (buf, counts, displs, count, type) per
@@ -59,19 +62,21 @@ int inter_reduce_scatter(const char *call, enum call_id id, MPI_Comm comm,
  */
 struct coll_side {
 	const void *buf;
-	const int *counts, *displs;
-	int count;
+	const MPI_Count *counts;
+	const MPI_Aint *displs;
+	MPI_Count count;
 	MPI_Datatype type;
 	int vector;	/* counts and displs, not count */
 };
 
-static inline struct coll_side coll_fixed(const void *buf, int count, MPI_Datatype type)
+static inline struct coll_side coll_fixed(const void *buf, MPI_Count count,
+					  MPI_Datatype type)
 {
 	return (struct coll_side){ buf, NULL, NULL, count, type, 0 };
 }
 
-static inline struct coll_side coll_vector(const void *buf, const int *counts,
-					   const int *displs, MPI_Datatype type)
+static inline struct coll_side coll_vector(const void *buf, const MPI_Count *counts,
+					   const MPI_Aint *displs, MPI_Datatype type)
 {
 	return (struct coll_side){ buf, counts, displs, 0, type, 1 };
 }

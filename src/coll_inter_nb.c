@@ -62,7 +62,7 @@ static void post_side(struct sched *s, const struct nb_side *sd, int send, int w
 {
 	for (int m = lo; m < hi; m++) {
 		void *buf = whole ? (void *)sd->buf : blk_at(sd, m);
-		int count = whole ? sd->count : blk_count(sd, m);
+		MPI_Count count = whole ? sd->count : blk_count(sd, m);
 		const struct datatype *dt = whole ? sd->dt : blk_dt(sd, m);
 
 		if ((size_t)count * (size_t)dt->size == 0)

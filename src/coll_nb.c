@@ -2,11 +2,16 @@
  * The nonblocking collectives: MPI_Ibarrier, MPI_Ibcast, MPI_Ireduce,
  * MPI_Iallreduce, MPI_Igather(v), MPI_Iscatter(v), MPI_Iallgather(v),
  * MPI_Ialltoall(v,w), MPI_Iscan, MPI_Iexscan, MPI_Ireduce_scatter(_block);
+ * their persistent forms (MPI 4.1, section 6.13: MPI_Bcast_init and co),
+ * whose request runs the schedule built at init each time it is started;
  * and the blocking MPI_Alltoallw, which runs the schedule of
- * MPI_Ialltoallw to its end.  On an intercommunicator the checks and the
- * schedule are those of coll_inter_nb.c.  The schedules themselves
- * (coll_nb.h) also serve the neighbourhood collectives (coll_neighbor.c)
- * and MPI_Comm_idup (comm.c).
+ * MPI_Ialltoallw to its end.  Each also has its large-count form (MPI 4.1,
+ * section 2.5.8: MPI_Ibcast_c... MPI_Alltoallw_c), the same call with
+ * MPI_Count counts and MPI_Aint displacements, which is what the schedules
+ * take: the int forms' arrays are widened first (struct nb_vec).  On an
+ * intercommunicator the checks and the schedule are those of
+ * coll_inter_nb.c.  The schedules themselves (coll_nb.h) also serve the
+ * neighbourhood collectives (coll_neighbor.c) and MPI_Comm_idup (comm.c).
  *
  * Each call checks its arguments, then builds this rank's schedule (as
  * libNBC does): a list of rounds, each a few steps - internal messages
@@ -61,6 +66,7 @@
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
+#include "info.h"
 #include "op.h"
 #include "progress.h"
 #include "request.h"
@@ -82,9 +88,12 @@ enum step_kind {
 
 struct step {
 	enum step_kind kind;
-	struct request req;	/* send, recv: the message (no references held) */
-	const void *src;
-	void *dst;
+	struct request req;	/* send, recv: the message (no references held),
+				 * made anew each time the step begins */
+	struct comm *c;		/* send, recv: whose member peer is */
+	int peer;
+	const void *src;	/* send: the data */
+	void *dst;		/* recv: the buffer */
 	const struct datatype *sdt, *dt;
 	MPI_Count count;
 	size_t bytes;
@@ -175,26 +184,38 @@ static void sched_msg(struct sched *s, enum step_kind kind, int peer, const void
 		      MPI_Count count, const struct datatype *dt)
 {
 	struct step *st = sched_add(s, kind);
-	struct request *r;
 
 	if (!st)
 		return;
-	r = &st->req;
-	r->kind = kind == STEP_SEND ? REQ_SEND : REQ_RECV;
+	st->c = s->c;
+	st->peer = peer;
+	st->src = buf;
+	st->dst = (void *)buf;
+	st->dt = dt;
+	st->count = count;
+}
+
+/* The request of message step st, as it is before the message begins. */
+static void step_msg_prepare(const struct sched *s, struct step *st)
+{
+	struct request *r = &st->req;
+
+	memset(r, 0, sizeof(*r));
+	r->kind = st->kind == STEP_SEND ? REQ_SEND : REQ_RECV;
 	r->handle = MPI_REQUEST_NULL;
-	r->comm = s->c;
-	r->ctx = s->c->ctx + 1;
-	r->dt = (struct datatype *)dt;
-	r->peer = peer;
+	r->comm = st->c;
+	r->ctx = st->c->ctx + 1;
+	r->dt = (struct datatype *)st->dt;
+	r->peer = st->peer;
 	r->tag = s->tag;
-	r->count = count;
-	r->bytes = (size_t)count * (size_t)dt->size;
-	if (kind == STEP_SEND) {
-		r->sbuf = buf;
-		r->peer_world = comm_world_rank(s->c, peer);
+	r->count = st->count;
+	r->bytes = (size_t)st->count * (size_t)st->dt->size;
+	if (st->kind == STEP_SEND) {
+		r->sbuf = st->src;
+		r->peer_world = comm_world_rank(st->c, st->peer);
 		r->mode = SEND_STANDARD;
 	} else {
-		r->rbuf = (void *)buf;
+		r->rbuf = st->dst;
 	}
 }
 
@@ -287,9 +308,11 @@ static void step_begin(struct sched *s, struct step *st)
 {
 	switch (st->kind) {
 	case STEP_SEND:
+		step_msg_prepare(s, st);
 		progress_send_start(&st->req);
 		break;
 	case STEP_RECV:
+		step_msg_prepare(s, st);
 		progress_recv_post(&st->req);
 		break;
 	case STEP_COPY:
@@ -469,13 +492,45 @@ static int nb_check_side(struct nb_call *a, struct nb_side *sd)
 	return nb_check_args(a, sd);
 }
 
+int nb_vec_widen(const struct nb_vec *v, int n, const MPI_Count **counts,
+		 const MPI_Aint **displs, void **wide)
+{
+	MPI_Count *c;
+	MPI_Aint *d;
+
+	*counts = v->counts;
+	*displs = v->displs;
+	*wide = NULL;
+	if (!v->icounts && !v->idispls)
+		return 0;
+	*wide = malloc((sizeof(*c) + sizeof(*d)) * (size_t)(n > 0 ? n : 1));
+	if (!*wide)
+		return -ENOMEM;
+	c = *wide;
+	d = (MPI_Aint *)(c + (n > 0 ? n : 1));
+	for (int m = 0; m < n; m++) {
+		if (v->icounts)
+			c[m] = v->icounts[m];
+		if (v->idispls)
+			d[m] = v->idispls[m];
+	}
+	if (v->icounts)
+		*counts = c;
+	if (v->idispls)
+		*displs = d;
+	return 0;
+}
+
 int nb_check_args(struct nb_call *a, struct nb_side *sd)
 {
 	const char *const *n = sd->names;
 
 	if (sd->vector) {
-		int no_displs = n[3] && !sd->displs && !sd->adispls;
+		int no_displs;
 
+		if (nb_vec_widen(&sd->vec, sd->n, &sd->counts, &sd->displs, &sd->wide) < 0)
+			return err_comm(a->comm, a->name, MPI_ERR_NO_MEM, NULL, "out of memory");
+		no_displs = n[3] && !sd->displs;
 		if (!sd->counts || no_displs || (sd->typed && !sd->types))
 			return err_comm(a->comm, a->name, MPI_ERR_ARG,
 					!sd->counts ? n[2] : no_displs ? n[3] : n[4],
@@ -483,11 +538,11 @@ int nb_check_args(struct nb_call *a, struct nb_side *sd)
 		for (int m = 0; m < sd->n; m++)
 			if (sd->counts[m] < 0)
 				return err_comm(a->comm, a->name, MPI_ERR_COUNT, n[2],
-						"element %d is negative (%d)", m,
-						sd->counts[m]);
+						"element %d is negative (%lld)", m,
+						(long long)sd->counts[m]);
 	} else if (sd->count < 0) {
-		return err_comm(a->comm, a->name, MPI_ERR_COUNT, n[1], "%d is negative",
-				sd->count);
+		return err_comm(a->comm, a->name, MPI_ERR_COUNT, n[1], "%lld is negative",
+				(long long)sd->count);
 	}
 	if (sd->typed)
 		return nb_check_types(a, sd);
@@ -527,6 +582,9 @@ static int nb_check(struct nb_call *a)
 		return comm_err_invalid(a->comm, a->name);
 	if (!a->request && !a->blocking)
 		return err_comm(a->comm, a->name, MPI_ERR_ARG, "request", "is NULL");
+	if (a->persistent && a->info != MPI_INFO_NULL && !info_get(a->info))
+		return err_comm(a->comm, a->name, MPI_ERR_INFO, "info",
+				"0x%x is not a valid info object", (unsigned)a->info);
 	if (!a->neighborhood)
 		a->s.n = a->r.n = comm_peer_size(a->c);
 	if (a->c->remote)
@@ -613,6 +671,36 @@ static int sched_req_done(void *arg)
 	return req_is_complete(arg);
 }
 
+/* The user's request r for schedule s, which owns it. */
+static void sched_bind(struct sched *s, struct request *r)
+{
+	r->comm = s->comm;
+	comm_ref(s->comm);
+	r->peer = MPI_PROC_NULL;
+	r->peer_world = -1;
+	r->tag = s->tag;
+	r->owner = s;
+	r->owner_free = sched_free;
+	s->req = r;
+}
+
+/* Run s from its first step: on the active list, as far as it goes now. */
+static void sched_go(struct sched *s)
+{
+	progress_hook_add(nb_progress);
+	progress_lock();
+	s->at = 0;
+	s->round_end = -1;
+	s->error = MPI_SUCCESS;
+	s->prev = NULL;
+	s->next = active;
+	if (active)
+		active->prev = s;
+	active = s;
+	sched_advance(s);
+	progress_unlock();
+}
+
 int sched_launch(struct sched *s, enum call_id id, MPI_Request *request)
 {
 	struct request *r = s && !s->nomem ? req_new(REQ_COLL, request != NULL) : NULL;
@@ -622,22 +710,8 @@ int sched_launch(struct sched *s, enum call_id id, MPI_Request *request)
 		sched_free(s);
 		return MPI_ERR_NO_MEM;
 	}
-	r->comm = s->comm;
-	comm_ref(s->comm);
-	r->peer = MPI_PROC_NULL;
-	r->peer_world = -1;
-	r->tag = s->tag;
-	r->owner = s;
-	r->owner_free = sched_free;
-	s->req = r;
-	progress_hook_add(nb_progress);
-	progress_lock();
-	s->next = active;
-	if (active)
-		active->prev = s;
-	active = s;
-	sched_advance(s);
-	progress_unlock();
+	sched_bind(s, r);
+	sched_go(s);
 	if (request) {
 		/* the engine has work of ours left: the watchdog names this call */
 		if (!req_is_complete(r))
@@ -655,11 +729,54 @@ int sched_launch(struct sched *s, enum call_id id, MPI_Request *request)
 	return rc;
 }
 
+/*
+ * Persistent collectives (MPI 4.1, section 6.13).  The init call builds
+ * the schedule once, with its tag: init calls are collective and ordered
+ * like the other collectives of the communicator, so the n-th tag of the
+ * communicator's sequence names the same request on every member, and no
+ * other collective, nonblocking or persistent, shares it.  Every start
+ * runs the same steps again from the first (each message step makes its
+ * request anew).  Two runs of one request never overlap on a member (a
+ * start needs the request inactive), and a member's messages of one run
+ * are all sent before any of its next run: since messages with the same
+ * tag between two members match in the order they are sent (MPI 4.1,
+ * section 3.5), a member that is a run ahead cannot take the place of the
+ * run before.  The schedule's input copies are steps of its first round,
+ * so each run reads the buffers as they are when it starts.
+ */
+static int sched_persist(struct sched *s, MPI_Request *request)
+{
+	struct request *r = s && !s->nomem ? req_new(REQ_COLL, 1) : NULL;
+
+	if (!r) {
+		sched_free(s);
+		return MPI_ERR_NO_MEM;
+	}
+	sched_bind(s, r);
+	r->persistent = 1;
+	*request = r->handle;
+	return MPI_SUCCESS;
+}
+
+void sched_start(struct request *r)
+{
+	/* relaxed: the engine has not seen the request since its last run
+	 * ended; handing the schedule over (under the engine's lock) orders
+	 * this */
+	atomic_store_explicit(&r->complete, 0, memory_order_relaxed);
+	r->active = 1;
+	r->st_error = MPI_SUCCESS;
+	sched_go(r->owner);
+	if (!req_is_complete(r))
+		state_left(CALL_START);
+}
+
 /* Hand the built schedule to the engine and, unless blocking, the request
  * to the user. */
 static int nb_start(struct nb_call *a, struct sched *s)
 {
-	int rc = sched_launch(s, a->id, a->blocking ? NULL : a->request);
+	int rc = a->persistent ? sched_persist(s, a->request) :
+		 sched_launch(s, a->id, a->blocking ? NULL : a->request);
 
 	if (rc == MPI_ERR_NO_MEM)
 		return err_comm(a->comm, a->name, rc, NULL, "out of memory");
@@ -678,16 +795,13 @@ const struct datatype *blk_dt(const struct nb_side *sd, int m)
 
 char *blk_at(const struct nb_side *sd, int m)
 {
-	MPI_Aint index = sd->displs ? sd->displs[m] : (MPI_Aint)m * sd->count;
-
-	if (sd->adispls)
-		return (char *)sd->buf + sd->adispls[m];
 	if (sd->types)
 		return (char *)sd->buf + sd->displs[m];
-	return (char *)sd->buf + index * sd->dt->extent;
+	return (char *)sd->buf +
+	       (sd->displs ? sd->displs[m] : (MPI_Aint)m * sd->count) * sd->dt->extent;
 }
 
-int blk_count(const struct nb_side *sd, int m)
+MPI_Count blk_count(const struct nb_side *sd, int m)
 {
 	return sd->counts ? sd->counts[m] : sd->count;
 }
@@ -745,7 +859,8 @@ char *build_reduce_up(struct sched *s, const void *in, MPI_Count count,
 
 	if (!acc)
 		return NULL;
-	dt_copy(in, dt, acc, dt, (size_t)count * (size_t)dt->size);
+	/* the input as it is when the schedule (re)starts */
+	sched_local(s, STEP_COPY, in, dt, acc, dt, count);
 	for (int mask = 1; mask < p; mask <<= 1) {
 		char *t;
 
@@ -866,8 +981,9 @@ static void build_exchange(struct sched *s, const struct nb_side *snd,
 	sched_round(s);
 }
 
-/* MPI_IN_PLACE in alltoall(v): what to send is what recvbuf holds now, so
- * a copy of it becomes the send side (kept as s->tmp[2]). */
+/* MPI_IN_PLACE in alltoall(v): what to send is what recvbuf holds when
+ * the schedule starts, so a copy of it becomes the send side (kept as
+ * s->tmp[2]). */
 static int snapshot_recv_side(struct sched *s, struct nb_side *snd,
 			      const struct nb_side *rcv)
 {
@@ -889,7 +1005,9 @@ static int snapshot_recv_side(struct sched *s, struct nb_side *snd,
 	s->tmp[2] = malloc((size_t)(hi - lo) + 1);
 	if (!s->tmp[2])
 		return -ENOMEM;
-	memcpy(s->tmp[2], (const char *)rcv->buf + lo, (size_t)(hi - lo));
+	/* the first step: before any receive lands in recvbuf */
+	sched_local(s, STEP_COPY, (const char *)rcv->buf + lo, dt_get(MPI_BYTE), s->tmp[2],
+		    dt_get(MPI_BYTE), hi - lo);
 	*snd = *rcv;
 	snd->buf = (char *)s->tmp[2] - lo;
 	return 0;
@@ -902,12 +1020,16 @@ int nb_run(struct nb_call *a, void (*build)(struct sched *, struct nb_call *))
 	struct sched *s;
 	int rc = nb_check(a);
 
-	if (rc != MPI_SUCCESS)
-		return rc;
-	s = nb_sched_new(a);
-	if (s)
-		(a->c->remote ? inter_nb_build : build)(s, a);
-	return nb_start(a, s);
+	if (rc == MPI_SUCCESS) {
+		s = nb_sched_new(a);
+		if (s)
+			(a->c->remote ? inter_nb_build : build)(s, a);
+		rc = nb_start(a, s);
+	}
+	/* building read the counts and displacements: they go */
+	free(a->s.wide);
+	free(a->r.wide);
+	return rc;
 }
 
 static void run_barrier(struct sched *s, struct nb_call *a)
@@ -988,7 +1110,7 @@ static void build_scan(struct sched *s, const void *in, void *out, MPI_Count cou
 		excl = nb_scratch(s, 2, count, dt);
 	if (!acc || !tmp || (exclusive && !excl))
 		return;
-	dt_copy(in, dt, acc, dt, (size_t)count * (size_t)dt->size);
+	sched_local(s, STEP_COPY, in, dt, acc, dt, count);
 	for (int dist = 1; dist < p; dist <<= 1) {
 		if (r + dist < p)
 			sched_send(s, r + dist, acc, count, dt);
@@ -1070,143 +1192,389 @@ static void run_reduce_scatter(struct sched *s, struct nb_call *a)
  * be MPI_IN_PLACE.  A side that no member uses has used = NB_NOWHERE (0).
  */
 #define SIDE(nm, b, n, t, u, ip) \
-	{ .names = (nm), .buf = (b), .count = (n), .type = (t), .used = (u), \
-	  .in_place = (ip) }
-#define VSIDE(nm, b, cs, ds, t, u, ip) \
-	{ .names = (nm), .buf = (b), .counts = (cs), .displs = (ds), .type = (t), \
-	  .used = (u), .in_place = (ip), .vector = 1 }
-#define WSIDE(nm, b, cs, ds, ts, ip) \
-	{ .names = (nm), .buf = (b), .counts = (cs), .displs = (ds), .types = (ts), \
-	  .type = MPI_DATATYPE_NULL, .used = NB_EVERYWHERE, .in_place = (ip), \
-	  .vector = 1, .typed = 1 }
+	(struct nb_side){ .names = (nm), .buf = (b), .count = (n), .type = (t), \
+			  .used = (u), .in_place = (ip) }
+#define VSIDE(nm, b, v, t, u, ip) \
+	(struct nb_side){ .names = (nm), .buf = (b), .vec = (v), .type = (t), \
+			  .used = (u), .in_place = (ip), .vector = 1 }
+#define WSIDE(nm, b, v, ts, ip) \
+	(struct nb_side){ .names = (nm), .buf = (b), .vec = (v), .types = (ts), \
+			  .type = MPI_DATATYPE_NULL, .used = NB_EVERYWHERE, \
+			  .in_place = (ip), .vector = 1, .typed = 1 }
+
+/*
+ * Each call below is one function of its arguments that the API calls of
+ * its forms share: `a` comes filled in with the form (NB_FORM, INIT_FORM,
+ * or blocking), the function adds the communicator and the sides.
+ */
+static int nb_call_run(struct nb_call *a, MPI_Comm comm,
+		       void (*build)(struct sched *, struct nb_call *))
+{
+	runtime_check(a->name);
+	a->comm = comm;
+	return nb_run(a, build);
+}
+
+static int barrier(struct nb_call a, MPI_Comm comm)
+{
+	return nb_call_run(&a, comm, run_barrier);
+}
+
+static int bcast(struct nb_call a, void *buffer, MPI_Count count, MPI_Datatype datatype,
+		 int root, MPI_Comm comm)
+{
+	a.rooted = 1;
+	a.root = root;
+	a.s = SIDE(names_bcast, buffer, count, datatype, NB_EVERYWHERE, NB_NOWHERE);
+	return nb_call_run(&a, comm, run_bcast);
+}
+
+static int reduce(struct nb_call a, const void *sendbuf, void *recvbuf, MPI_Count count,
+		  MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
+{
+	a.rooted = 1;
+	a.root = root;
+	a.reducing = 1;
+	a.op = op;
+	a.s = SIDE(names_rsend, sendbuf, count, datatype, NB_EVERYWHERE, NB_AT_ROOT);
+	a.r = SIDE(names_rrecv, recvbuf, count, datatype, NB_AT_ROOT, NB_NOWHERE);
+	return nb_call_run(&a, comm, run_reduce);
+}
+
+/* Allreduce, scan and exscan (MPI 3.1, 5.9.6, 5.11, 5.12.11 and 5.12.12):
+ * a reduction whose result every member gets. */
+static int reduce_all(struct nb_call a, void (*build)(struct sched *, struct nb_call *),
+		      const void *sendbuf, void *recvbuf, MPI_Count count, MPI_Datatype datatype,
+		      MPI_Op op, MPI_Comm comm)
+{
+	a.reducing = 1;
+	a.op = op;
+	a.s = SIDE(names_rsend, sendbuf, count, datatype, NB_EVERYWHERE, NB_EVERYWHERE);
+	a.r = SIDE(names_rrecv, recvbuf, count, datatype, NB_EVERYWHERE, NB_NOWHERE);
+	return nb_call_run(&a, comm, build);
+}
+
+/* The calls with a (buffer, count, type) on each side: where each side
+ * matters and may be in place. */
+struct pairwise {
+	void (*build)(struct sched *, struct nb_call *);
+	int rooted;
+	enum nb_where s_used, s_in_place, r_used, r_in_place;
+};
+
+static const struct pairwise gather_args = {
+	run_gather, 1, NB_EVERYWHERE, NB_AT_ROOT, NB_AT_ROOT, NB_NOWHERE
+};
+static const struct pairwise scatter_args = {
+	run_scatter, 1, NB_AT_ROOT, NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT
+};
+static const struct pairwise allgather_args = {
+	run_allgather, 0, NB_EVERYWHERE, NB_EVERYWHERE, NB_EVERYWHERE, NB_NOWHERE
+};
+static const struct pairwise alltoall_args = {
+	run_alltoall, 0, NB_EVERYWHERE, NB_EVERYWHERE, NB_EVERYWHERE, NB_NOWHERE
+};
+
+static int pairwise(struct nb_call a, const struct pairwise *k, const void *sendbuf,
+		    MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		    MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	a.rooted = k->rooted;
+	a.root = root;
+	a.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, k->s_used, k->s_in_place);
+	a.r = SIDE(nb_names_recv, recvbuf, recvcount, recvtype, k->r_used, k->r_in_place);
+	return nb_call_run(&a, comm, k->build);
+}
+
+static int gatherv(struct nb_call a, const void *sendbuf, MPI_Count sendcount,
+		   MPI_Datatype sendtype, void *recvbuf, struct nb_vec recvv,
+		   MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	a.rooted = 1;
+	a.root = root;
+	a.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE, NB_AT_ROOT);
+	a.r = VSIDE(names_recvv, recvbuf, recvv, recvtype, NB_AT_ROOT,
+		    NB_NOWHERE);
+	return nb_call_run(&a, comm, run_gather);
+}
+
+static int scatterv(struct nb_call a, const void *sendbuf, struct nb_vec sendv,
+		    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		    MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+	a.rooted = 1;
+	a.root = root;
+	a.s = VSIDE(names_sendv, sendbuf, sendv, sendtype, NB_AT_ROOT,
+		    NB_NOWHERE);
+	a.r = SIDE(nb_names_recv, recvbuf, recvcount, recvtype, NB_EVERYWHERE, NB_AT_ROOT);
+	return nb_call_run(&a, comm, run_scatter);
+}
+
+static int allgatherv(struct nb_call a, const void *sendbuf, MPI_Count sendcount,
+		      MPI_Datatype sendtype, void *recvbuf, struct nb_vec recvv,
+		      MPI_Datatype recvtype, MPI_Comm comm)
+{
+	a.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
+		   NB_EVERYWHERE);
+	a.r = VSIDE(names_recvv, recvbuf, recvv, recvtype, NB_EVERYWHERE,
+		    NB_NOWHERE);
+	return nb_call_run(&a, comm, run_allgather);
+}
+
+static int alltoallv(struct nb_call a, const void *sendbuf, struct nb_vec sendv,
+		     MPI_Datatype sendtype, void *recvbuf, struct nb_vec recvv,
+		     MPI_Datatype recvtype, MPI_Comm comm)
+{
+	a.s = VSIDE(nb_names_send, sendbuf, sendv, sendtype, NB_EVERYWHERE,
+		    NB_EVERYWHERE);
+	a.r = VSIDE(nb_names_recv, recvbuf, recvv, recvtype, NB_EVERYWHERE,
+		    NB_NOWHERE);
+	return nb_call_run(&a, comm, run_alltoall);
+}
+
+/*
+ * The alltoallw calls (MPI 3.1, 5.8 and 5.12.6): a type per block and
+ * displacements in bytes; MPI_IN_PLACE takes the data from recvbuf
+ * (intracommunicators only).  On an intercommunicator block m goes to and
+ * comes from member m of the remote group.
+ */
+static int alltoallw(struct nb_call a, const void *sendbuf, struct nb_vec sendv,
+		     const MPI_Datatype sendtypes[], void *recvbuf, struct nb_vec recvv,
+		     const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+	a.s = WSIDE(nb_names_send, sendbuf, sendv, sendtypes, NB_EVERYWHERE);
+	a.r = WSIDE(nb_names_recv, recvbuf, recvv, recvtypes, NB_NOWHERE);
+	return nb_call_run(&a, comm, run_alltoall);
+}
+
+/* MPI 3.1, 5.10.2 and 5.12.10: in place, the input is recvbuf (every
+ * block of it). */
+static int reduce_scatter(struct nb_call a, const void *sendbuf, void *recvbuf,
+			  struct nb_vec recvv, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+	a.reducing = 1;
+	a.op = op;
+	a.s = SIDE(names_rssend, sendbuf, 0, datatype, NB_EVERYWHERE, NB_EVERYWHERE);
+	a.r = VSIDE(names_rscounts, recvbuf, recvv, datatype, NB_EVERYWHERE,
+		    NB_NOWHERE);
+	return nb_call_run(&a, comm, run_reduce_scatter);
+}
+
+static int reduce_scatter_block(struct nb_call a, const void *sendbuf, void *recvbuf,
+				MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+				MPI_Comm comm)
+{
+	a.reducing = 1;
+	a.op = op;
+	a.s = SIDE(names_rssend, sendbuf, recvcount, datatype, NB_EVERYWHERE,
+		   NB_EVERYWHERE);
+	a.r = SIDE(names_rsrecv, recvbuf, recvcount, datatype, NB_EVERYWHERE, NB_NOWHERE);
+	return nb_call_run(&a, comm, run_reduce_scatter);
+}
+
+/* ---- the blocking calls that run a schedule (MPI 3.1, 5.8) ------------------ */
+
+API(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
+		     const MPI_Datatype sendtypes[], void *recvbuf,
+		     const int recvcounts[], const int rdispls[],
+		     const MPI_Datatype recvtypes[], MPI_Comm comm))
+{
+	return alltoallw(BLOCKING_FORM("MPI_Alltoallw", CALL_ALLTOALLW), sendbuf,
+			 NB_VEC(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtypes, comm);
+}
+
+API(int, Alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		       const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+		       void *recvbuf, const MPI_Count recvcounts[],
+		       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+		       MPI_Comm comm))
+{
+	return alltoallw(BLOCKING_FORM("MPI_Alltoallw_c", CALL_ALLTOALLW), sendbuf,
+			 NB_VEC_C(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC_C(recvcounts, rdispls), recvtypes, comm);
+}
+
+/* ---- the nonblocking calls (MPI 4.1, 6.12) ---------------------------------- */
 
 API(int, Ibarrier, (MPI_Comm comm, MPI_Request *request))
 {
-	struct nb_call a = {
-		.name = "MPI_Ibarrier", .id = CALL_IBARRIER, .comm = comm,
-		.request = request,
-	};
-
-	runtime_check("MPI_Ibarrier");
-	return nb_run(&a, run_barrier);
+	return barrier(NB_FORM("MPI_Ibarrier", CALL_IBARRIER, request), comm);
 }
 
-API(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root,
-		  MPI_Comm comm, MPI_Request *request))
+API(int, Ibcast, (void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+		  MPI_Request *request))
 {
-	struct nb_call a = {
-		.name = "MPI_Ibcast", .id = CALL_IBCAST, .comm = comm,
-		.rooted = 1, .root = root,
-		.s = SIDE(names_bcast, buffer, count, datatype, NB_EVERYWHERE, NB_NOWHERE),
-		.request = request,
-	};
+	return bcast(NB_FORM("MPI_Ibcast", CALL_IBCAST, request), buffer, count, datatype,
+		     root, comm);
+}
 
-	runtime_check("MPI_Ibcast");
-	return nb_run(&a, run_bcast);
+API(int, Ibcast_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+		    MPI_Comm comm, MPI_Request *request))
+{
+	return bcast(NB_FORM("MPI_Ibcast_c", CALL_IBCAST, request), buffer, count,
+		     datatype, root, comm);
 }
 
 API(int, Ireduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
 		   MPI_Op op, int root, MPI_Comm comm, MPI_Request *request))
 {
-	struct nb_call a = {
-		.name = "MPI_Ireduce", .id = CALL_IREDUCE, .comm = comm,
-		.rooted = 1, .root = root, .reducing = 1, .op = op,
-		.s = SIDE(names_rsend, sendbuf, count, datatype, NB_EVERYWHERE, NB_AT_ROOT),
-		.r = SIDE(names_rrecv, recvbuf, count, datatype, NB_AT_ROOT, NB_NOWHERE),
-		.request = request,
-	};
+	return reduce(NB_FORM("MPI_Ireduce", CALL_IREDUCE, request), sendbuf, recvbuf,
+		      count, datatype, op, root, comm);
+}
 
-	runtime_check("MPI_Ireduce");
-	return nb_run(&a, run_reduce);
+API(int, Ireduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+		     MPI_Request *request))
+{
+	return reduce(NB_FORM("MPI_Ireduce_c", CALL_IREDUCE, request), sendbuf, recvbuf,
+		      count, datatype, op, root, comm);
 }
 
 API(int, Iallreduce, (const void *sendbuf, void *recvbuf, int count,
 		      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 		      MPI_Request *request))
 {
-	struct nb_call a = {
-		.name = "MPI_Iallreduce", .id = CALL_IALLREDUCE, .comm = comm,
-		.reducing = 1, .op = op,
-		.s = SIDE(names_rsend, sendbuf, count, datatype, NB_EVERYWHERE,
-			  NB_EVERYWHERE),
-		.r = SIDE(names_rrecv, recvbuf, count, datatype, NB_EVERYWHERE, NB_NOWHERE),
-		.request = request,
-	};
-
-	runtime_check("MPI_Iallreduce");
-	return nb_run(&a, run_allreduce);
+	return reduce_all(NB_FORM("MPI_Iallreduce", CALL_IALLREDUCE, request),
+			  run_allreduce, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-/* The calls with a (buffer, count, type) on each side. */
-static int nb_pairwise(const char *call, enum call_id id,
-		       void (*build)(struct sched *, struct nb_call *), int rooted,
-		       int root, enum nb_where s_used, enum nb_where s_in_place,
-		       enum nb_where r_used, enum nb_where r_in_place, const void *sendbuf,
-		       int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-		       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+API(int, Iallreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			MPI_Request *request))
 {
-	struct nb_call a = {
-		.name = call, .id = id, .comm = comm, .rooted = rooted, .root = root,
-		.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, s_used, s_in_place),
-		.r = SIDE(nb_names_recv, recvbuf, recvcount, recvtype, r_used, r_in_place),
-		.request = request,
-	};
-
-	runtime_check(call);
-	return nb_run(&a, build);
+	return reduce_all(NB_FORM("MPI_Iallreduce_c", CALL_IALLREDUCE, request),
+			  run_allreduce, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 API(int, Igather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		   void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 		   MPI_Comm comm, MPI_Request *request))
 {
-	return nb_pairwise("MPI_Igather", CALL_IGATHER, run_gather, 1, root,
-			   NB_EVERYWHERE, NB_AT_ROOT, NB_AT_ROOT, NB_NOWHERE, sendbuf,
-			   sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+	return pairwise(NB_FORM("MPI_Igather", CALL_IGATHER, request), &gather_args,
+			sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+			comm);
+}
+
+API(int, Igather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		     void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		     MPI_Comm comm, MPI_Request *request))
+{
+	return pairwise(NB_FORM("MPI_Igather_c", CALL_IGATHER, request), &gather_args,
+			sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+			comm);
 }
 
 API(int, Iscatter, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
 		    MPI_Comm comm, MPI_Request *request))
 {
-	return nb_pairwise("MPI_Iscatter", CALL_ISCATTER, run_scatter, 1, root,
-			   NB_AT_ROOT, NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT, sendbuf,
-			   sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+	return pairwise(NB_FORM("MPI_Iscatter", CALL_ISCATTER, request), &scatter_args,
+			sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+			comm);
+}
+
+API(int, Iscatter_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		      MPI_Comm comm, MPI_Request *request))
+{
+	return pairwise(NB_FORM("MPI_Iscatter_c", CALL_ISCATTER, request), &scatter_args,
+			sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+			comm);
 }
 
 API(int, Iallgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		      void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
 		      MPI_Request *request))
 {
-	return nb_pairwise("MPI_Iallgather", CALL_IALLGATHER, run_allgather, 0, 0,
-			   NB_EVERYWHERE, NB_EVERYWHERE, NB_EVERYWHERE, NB_NOWHERE, sendbuf,
-			   sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+	return pairwise(NB_FORM("MPI_Iallgather", CALL_IALLGATHER, request),
+			&allgather_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, 0, comm);
 }
 
-API(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		       void *recvbuf, const int recvcounts[], const int displs[],
-		       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+API(int, Iallgather_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+			MPI_Comm comm, MPI_Request *request))
 {
-	struct nb_call a = {
-		.name = "MPI_Iallgatherv", .id = CALL_IALLGATHERV, .comm = comm,
-		.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
-			  NB_EVERYWHERE),
-		.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype, NB_EVERYWHERE,
-			   NB_NOWHERE),
-		.request = request,
-	};
-
-	runtime_check("MPI_Iallgatherv");
-	return nb_run(&a, run_allgather);
+	return pairwise(NB_FORM("MPI_Iallgather_c", CALL_IALLGATHER, request),
+			&allgather_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, 0, comm);
 }
 
 API(int, Ialltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 		     void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
 		     MPI_Request *request))
 {
-	return nb_pairwise("MPI_Ialltoall", CALL_IALLTOALL, run_alltoall, 0, 0,
-			   NB_EVERYWHERE, NB_EVERYWHERE, NB_EVERYWHERE, NB_NOWHERE, sendbuf,
-			   sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+	return pairwise(NB_FORM("MPI_Ialltoall", CALL_IALLTOALL, request), &alltoall_args,
+			sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+			comm);
+}
+
+API(int, Ialltoall_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		       void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+		       MPI_Comm comm, MPI_Request *request))
+{
+	return pairwise(NB_FORM("MPI_Ialltoall_c", CALL_IALLTOALL, request),
+			&alltoall_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, 0, comm);
+}
+
+API(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		    void *recvbuf, const int recvcounts[], const int displs[],
+		    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+{
+	return gatherv(NB_FORM("MPI_Igatherv", CALL_IGATHERV, request), sendbuf,
+		       sendcount, sendtype, recvbuf, NB_VEC(recvcounts, displs), recvtype,
+		       root, comm);
+}
+
+API(int, Igatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+		      void *recvbuf, const MPI_Count recvcounts[],
+		      const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+		      MPI_Comm comm, MPI_Request *request))
+{
+	return gatherv(NB_FORM("MPI_Igatherv_c", CALL_IGATHERV, request), sendbuf,
+		       sendcount, sendtype, recvbuf, NB_VEC_C(recvcounts, displs),
+		       recvtype, root, comm);
+}
+
+API(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
+		     MPI_Datatype sendtype, void *recvbuf, int recvcount,
+		     MPI_Datatype recvtype, int root, MPI_Comm comm,
+		     MPI_Request *request))
+{
+	return scatterv(NB_FORM("MPI_Iscatterv", CALL_ISCATTERV, request), sendbuf,
+			NB_VEC(sendcounts, displs), sendtype, recvbuf, recvcount,
+			recvtype, root, comm);
+}
+
+API(int, Iscatterv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+		       const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+		       MPI_Count recvcount, MPI_Datatype recvtype, int root,
+		       MPI_Comm comm, MPI_Request *request))
+{
+	return scatterv(NB_FORM("MPI_Iscatterv_c", CALL_ISCATTERV, request), sendbuf,
+			NB_VEC_C(sendcounts, displs), sendtype, recvbuf, recvcount,
+			recvtype, root, comm);
+}
+
+API(int, Iallgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		       void *recvbuf, const int recvcounts[], const int displs[],
+		       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+{
+	return allgatherv(NB_FORM("MPI_Iallgatherv", CALL_IALLGATHERV, request), sendbuf,
+			  sendcount, sendtype, recvbuf, NB_VEC(recvcounts, displs),
+			  recvtype, comm);
+}
+
+API(int, Iallgatherv_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			 void *recvbuf, const MPI_Count recvcounts[],
+			 const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+			 MPI_Request *request))
+{
+	return allgatherv(NB_FORM("MPI_Iallgatherv_c", CALL_IALLGATHERV, request),
+			  sendbuf, sendcount, sendtype, recvbuf, NB_VEC_C(recvcounts,
+			  displs), recvtype, comm);
 }
 
 API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdispls[],
@@ -1214,162 +1582,406 @@ API(int, Ialltoallv, (const void *sendbuf, const int sendcounts[], const int sdi
 		      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
 		      MPI_Request *request))
 {
-	struct nb_call a = {
-		.name = "MPI_Ialltoallv", .id = CALL_IALLTOALLV, .comm = comm,
-		.s = VSIDE(nb_names_send, sendbuf, sendcounts, sdispls, sendtype,
-			   NB_EVERYWHERE, NB_EVERYWHERE),
-		.r = VSIDE(nb_names_recv, recvbuf, recvcounts, rdispls, recvtype,
-			   NB_EVERYWHERE, NB_NOWHERE),
-		.request = request,
-	};
-
-	runtime_check("MPI_Ialltoallv");
-	return nb_run(&a, run_alltoall);
+	return alltoallv(NB_FORM("MPI_Ialltoallv", CALL_IALLTOALLV, request), sendbuf,
+			 NB_VEC(sendcounts, sdispls), sendtype, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtype, comm);
 }
 
-API(int, Igatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-		    void *recvbuf, const int recvcounts[], const int displs[],
-		    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
+API(int, Ialltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+			MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
 {
-	struct nb_call a = {
-		.name = "MPI_Igatherv", .id = CALL_IGATHERV, .comm = comm,
-		.rooted = 1, .root = root,
-		.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype, NB_EVERYWHERE,
-			  NB_AT_ROOT),
-		.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype, NB_AT_ROOT,
-			   NB_NOWHERE),
-		.request = request,
-	};
-
-	runtime_check("MPI_Igatherv");
-	return nb_run(&a, run_gather);
-}
-
-API(int, Iscatterv, (const void *sendbuf, const int sendcounts[], const int displs[],
-		     MPI_Datatype sendtype, void *recvbuf, int recvcount,
-		     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request))
-{
-	struct nb_call a = {
-		.name = "MPI_Iscatterv", .id = CALL_ISCATTERV, .comm = comm,
-		.rooted = 1, .root = root,
-		.s = VSIDE(names_sendv, sendbuf, sendcounts, displs, sendtype, NB_AT_ROOT,
-			   NB_NOWHERE),
-		.r = SIDE(nb_names_recv, recvbuf, recvcount, recvtype, NB_EVERYWHERE,
-			  NB_AT_ROOT),
-		.request = request,
-	};
-
-	runtime_check("MPI_Iscatterv");
-	return nb_run(&a, run_scatter);
-}
-
-/*
- * MPI_Alltoallw and MPI_Ialltoallw (MPI 3.1, 5.8 and 5.12.6): a type per
- * block and displacements in bytes; MPI_IN_PLACE takes the data from
- * recvbuf (intracommunicators only).  On an intercommunicator block m goes
- * to and comes from member m of the remote group.
- */
-static int alltoallw(const char *call, enum call_id id, const void *sendbuf,
-		     const int sendcounts[], const int sdispls[],
-		     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-		     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-		     MPI_Request *request)
-{
-	struct nb_call a = {
-		.name = call, .id = id, .comm = comm,
-		.s = WSIDE(nb_names_send, sendbuf, sendcounts, sdispls, sendtypes,
-			   NB_EVERYWHERE),
-		.r = WSIDE(nb_names_recv, recvbuf, recvcounts, rdispls, recvtypes,
-			   NB_NOWHERE),
-		.request = request, .blocking = id == CALL_ALLTOALLW,
-	};
-
-	runtime_check(call);
-	return nb_run(&a, run_alltoall);
-}
-
-API(int, Alltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
-		     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-		     const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm))
-{
-	return alltoallw("MPI_Alltoallw", CALL_ALLTOALLW, sendbuf, sendcounts, sdispls,
-			 sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, NULL);
+	return alltoallv(NB_FORM("MPI_Ialltoallv_c", CALL_IALLTOALLV, request), sendbuf,
+			 NB_VEC_C(sendcounts, sdispls), sendtype, recvbuf,
+			 NB_VEC_C(recvcounts, rdispls), recvtype, comm);
 }
 
 API(int, Ialltoallw, (const void *sendbuf, const int sendcounts[], const int sdispls[],
-		      const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-		      const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+		      const MPI_Datatype sendtypes[], void *recvbuf,
+		      const int recvcounts[], const int rdispls[],
+		      const MPI_Datatype recvtypes[], MPI_Comm comm,
 		      MPI_Request *request))
 {
-	return alltoallw("MPI_Ialltoallw", CALL_IALLTOALLW, sendbuf, sendcounts, sdispls,
-			 sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, request);
+	return alltoallw(NB_FORM("MPI_Ialltoallw", CALL_IALLTOALLW, request), sendbuf,
+			 NB_VEC(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtypes, comm);
 }
 
-/* The prefix reductions (MPI 3.1, 5.11, 5.12.11 and 5.12.12). */
-static int iscan(const char *call, enum call_id id,
-		 void (*build)(struct sched *, struct nb_call *), const void *sendbuf,
-		 void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-		 MPI_Request *request)
+API(int, Ialltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+			void *recvbuf, const MPI_Count recvcounts[],
+			const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+			MPI_Comm comm, MPI_Request *request))
 {
-	struct nb_call a = {
-		.name = call, .id = id, .comm = comm, .reducing = 1, .op = op,
-		.s = SIDE(names_rsend, sendbuf, count, datatype, NB_EVERYWHERE,
-			  NB_EVERYWHERE),
-		.r = SIDE(names_rrecv, recvbuf, count, datatype, NB_EVERYWHERE, NB_NOWHERE),
-		.request = request,
-	};
-
-	runtime_check(call);
-	return nb_run(&a, build);
+	return alltoallw(NB_FORM("MPI_Ialltoallw_c", CALL_IALLTOALLW, request), sendbuf,
+			 NB_VEC_C(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC_C(recvcounts, rdispls), recvtypes, comm);
 }
 
 API(int, Iscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
 		 MPI_Op op, MPI_Comm comm, MPI_Request *request))
 {
-	return iscan("MPI_Iscan", CALL_ISCAN, run_scan, sendbuf, recvbuf, count, datatype,
-		     op, comm, request);
+	return reduce_all(NB_FORM("MPI_Iscan", CALL_ISCAN, request), run_scan, sendbuf,
+			  recvbuf, count, datatype, op, comm);
+}
+
+API(int, Iscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request))
+{
+	return reduce_all(NB_FORM("MPI_Iscan_c", CALL_ISCAN, request), run_scan, sendbuf,
+			  recvbuf, count, datatype, op, comm);
 }
 
 API(int, Iexscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
 		   MPI_Op op, MPI_Comm comm, MPI_Request *request))
 {
-	return iscan("MPI_Iexscan", CALL_IEXSCAN, run_exscan, sendbuf, recvbuf, count,
-		     datatype, op, comm, request);
+	return reduce_all(NB_FORM("MPI_Iexscan", CALL_IEXSCAN, request), run_exscan,
+			  sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-/* MPI 3.1, 5.10.2 and 5.12.10: in place, the input is recvbuf (every
- * block of it). */
+API(int, Iexscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+		     MPI_Request *request))
+{
+	return reduce_all(NB_FORM("MPI_Iexscan_c", CALL_IEXSCAN, request), run_exscan,
+			  sendbuf, recvbuf, count, datatype, op, comm);
+}
+
 API(int, Ireduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
 			   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 			   MPI_Request *request))
 {
-	struct nb_call a = {
-		.name = "MPI_Ireduce_scatter", .id = CALL_IREDUCE_SCATTER, .comm = comm,
-		.reducing = 1, .op = op,
-		.s = SIDE(names_rssend, sendbuf, 0, datatype, NB_EVERYWHERE, NB_EVERYWHERE),
-		.r = VSIDE(names_rscounts, recvbuf, recvcounts, NULL, datatype,
-			   NB_EVERYWHERE, NB_NOWHERE),
-		.request = request,
-	};
+	return reduce_scatter(NB_FORM("MPI_Ireduce_scatter", CALL_IREDUCE_SCATTER,
+			      request), sendbuf, recvbuf, NB_VEC(recvcounts, NULL),
+			      datatype, op, comm);
+}
 
-	runtime_check("MPI_Ireduce_scatter");
-	return nb_run(&a, run_reduce_scatter);
+API(int, Ireduce_scatter_c, (const void *sendbuf, void *recvbuf,
+			     const MPI_Count recvcounts[], MPI_Datatype datatype,
+			     MPI_Op op, MPI_Comm comm, MPI_Request *request))
+{
+	return reduce_scatter(NB_FORM("MPI_Ireduce_scatter_c", CALL_IREDUCE_SCATTER,
+			      request), sendbuf, recvbuf, NB_VEC_C(recvcounts, NULL),
+			      datatype, op, comm);
 }
 
 API(int, Ireduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
 				 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
 				 MPI_Request *request))
 {
-	struct nb_call a = {
-		.name = "MPI_Ireduce_scatter_block", .id = CALL_IREDUCE_SCATTER_BLOCK,
-		.comm = comm, .reducing = 1, .op = op,
-		.s = SIDE(names_rssend, sendbuf, recvcount, datatype, NB_EVERYWHERE,
-			  NB_EVERYWHERE),
-		.r = SIDE(names_rsrecv, recvbuf, recvcount, datatype, NB_EVERYWHERE,
-			  NB_NOWHERE),
-		.request = request,
-	};
+	return reduce_scatter_block(NB_FORM("MPI_Ireduce_scatter_block",
+				    CALL_IREDUCE_SCATTER_BLOCK, request), sendbuf,
+				    recvbuf, recvcount, datatype, op, comm);
+}
 
-	runtime_check("MPI_Ireduce_scatter_block");
-	return nb_run(&a, run_reduce_scatter);
+API(int, Ireduce_scatter_block_c, (const void *sendbuf, void *recvbuf,
+				   MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+				   MPI_Comm comm, MPI_Request *request))
+{
+	return reduce_scatter_block(NB_FORM("MPI_Ireduce_scatter_block_c",
+				    CALL_IREDUCE_SCATTER_BLOCK, request), sendbuf,
+				    recvbuf, recvcount, datatype, op, comm);
+}
+
+/* ---- the persistent calls (MPI 4.1, 6.13) ----------------------------------- */
+
+API(int, Barrier_init, (MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return barrier(INIT_FORM("MPI_Barrier_init", CALL_IBARRIER, info, request), comm);
+}
+
+API(int, Bcast_init, (void *buffer, int count, MPI_Datatype datatype, int root,
+		      MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return bcast(INIT_FORM("MPI_Bcast_init", CALL_IBCAST, info, request), buffer,
+		     count, datatype, root, comm);
+}
+
+API(int, Bcast_init_c, (void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return bcast(INIT_FORM("MPI_Bcast_init_c", CALL_IBCAST, info, request), buffer,
+		     count, datatype, root, comm);
+}
+
+API(int, Reduce_init, (const void *sendbuf, void *recvbuf, int count,
+		       MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+		       MPI_Info info, MPI_Request *request))
+{
+	return reduce(INIT_FORM("MPI_Reduce_init", CALL_IREDUCE, info, request), sendbuf,
+		      recvbuf, count, datatype, op, root, comm);
+}
+
+API(int, Reduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			 MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+			 MPI_Info info, MPI_Request *request))
+{
+	return reduce(INIT_FORM("MPI_Reduce_init_c", CALL_IREDUCE, info, request),
+		      sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+API(int, Allreduce_init, (const void *sendbuf, void *recvbuf, int count,
+			  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			  MPI_Request *request))
+{
+	return reduce_all(INIT_FORM("MPI_Allreduce_init", CALL_IALLREDUCE, info, request),
+			  run_allreduce, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+API(int, Allreduce_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			    MPI_Info info, MPI_Request *request))
+{
+	return reduce_all(INIT_FORM("MPI_Allreduce_init_c", CALL_IALLREDUCE, info,
+			  request), run_allreduce, sendbuf, recvbuf, count, datatype, op,
+			  comm);
+}
+
+API(int, Gather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+		       void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+		       MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return pairwise(INIT_FORM("MPI_Gather_init", CALL_IGATHER, info, request),
+			&gather_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, root, comm);
+}
+
+API(int, Gather_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			 void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+			 int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return pairwise(INIT_FORM("MPI_Gather_init_c", CALL_IGATHER, info, request),
+			&gather_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, root, comm);
+}
+
+API(int, Scatter_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+			MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return pairwise(INIT_FORM("MPI_Scatter_init", CALL_ISCATTER, info, request),
+			&scatter_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, root, comm);
+}
+
+API(int, Scatter_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			  void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
+			  int root, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return pairwise(INIT_FORM("MPI_Scatter_init_c", CALL_ISCATTER, info, request),
+			&scatter_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, root, comm);
+}
+
+API(int, Allgather_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			  void *recvbuf, int recvcount, MPI_Datatype recvtype,
+			  MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return pairwise(INIT_FORM("MPI_Allgather_init", CALL_IALLGATHER, info, request),
+			&allgather_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, 0, comm);
+}
+
+API(int, Allgather_init_c, (const void *sendbuf, MPI_Count sendcount,
+			    MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+			    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			    MPI_Request *request))
+{
+	return pairwise(INIT_FORM("MPI_Allgather_init_c", CALL_IALLGATHER, info, request),
+			&allgather_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, 0, comm);
+}
+
+API(int, Alltoall_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			 void *recvbuf, int recvcount, MPI_Datatype recvtype,
+			 MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return pairwise(INIT_FORM("MPI_Alltoall_init", CALL_IALLTOALL, info, request),
+			&alltoall_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, 0, comm);
+}
+
+API(int, Alltoall_init_c, (const void *sendbuf, MPI_Count sendcount,
+			   MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+			   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			   MPI_Request *request))
+{
+	return pairwise(INIT_FORM("MPI_Alltoall_init_c", CALL_IALLTOALL, info, request),
+			&alltoall_args, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+			recvtype, 0, comm);
+}
+
+API(int, Gatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			void *recvbuf, const int recvcounts[], const int displs[],
+			MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+			MPI_Request *request))
+{
+	return gatherv(INIT_FORM("MPI_Gatherv_init", CALL_IGATHERV, info, request),
+		       sendbuf, sendcount, sendtype, recvbuf, NB_VEC(recvcounts, displs),
+		       recvtype, root, comm);
+}
+
+API(int, Gatherv_init_c, (const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+			  void *recvbuf, const MPI_Count recvcounts[],
+			  const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+			  MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return gatherv(INIT_FORM("MPI_Gatherv_init_c", CALL_IGATHERV, info, request),
+		       sendbuf, sendcount, sendtype, recvbuf, NB_VEC_C(recvcounts,
+		       displs), recvtype, root, comm);
+}
+
+API(int, Scatterv_init, (const void *sendbuf, const int sendcounts[], const int displs[],
+			 MPI_Datatype sendtype, void *recvbuf, int recvcount,
+			 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+			 MPI_Request *request))
+{
+	return scatterv(INIT_FORM("MPI_Scatterv_init", CALL_ISCATTERV, info, request),
+			sendbuf, NB_VEC(sendcounts, displs), sendtype, recvbuf, recvcount,
+			recvtype, root, comm);
+}
+
+API(int, Scatterv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			   const MPI_Aint displs[], MPI_Datatype sendtype, void *recvbuf,
+			   MPI_Count recvcount, MPI_Datatype recvtype, int root,
+			   MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return scatterv(INIT_FORM("MPI_Scatterv_init_c", CALL_ISCATTERV, info, request),
+			sendbuf, NB_VEC_C(sendcounts, displs), sendtype, recvbuf,
+			recvcount, recvtype, root, comm);
+}
+
+API(int, Allgatherv_init, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+			   void *recvbuf, const int recvcounts[], const int displs[],
+			   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			   MPI_Request *request))
+{
+	return allgatherv(INIT_FORM("MPI_Allgatherv_init", CALL_IALLGATHERV, info,
+			  request), sendbuf, sendcount, sendtype, recvbuf,
+			  NB_VEC(recvcounts, displs), recvtype, comm);
+}
+
+API(int, Allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount,
+			     MPI_Datatype sendtype, void *recvbuf,
+			     const MPI_Count recvcounts[], const MPI_Aint displs[],
+			     MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			     MPI_Request *request))
+{
+	return allgatherv(INIT_FORM("MPI_Allgatherv_init_c", CALL_IALLGATHERV, info,
+			  request), sendbuf, sendcount, sendtype, recvbuf,
+			  NB_VEC_C(recvcounts, displs), recvtype, comm);
+}
+
+API(int, Alltoallv_init, (const void *sendbuf, const int sendcounts[],
+			  const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+			  const int recvcounts[], const int rdispls[],
+			  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+			  MPI_Request *request))
+{
+	return alltoallv(INIT_FORM("MPI_Alltoallv_init", CALL_IALLTOALLV, info, request),
+			 sendbuf, NB_VEC(sendcounts, sdispls), sendtype, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtype, comm);
+}
+
+API(int, Alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			    const MPI_Aint sdispls[], MPI_Datatype sendtype,
+			    void *recvbuf, const MPI_Count recvcounts[],
+			    const MPI_Aint rdispls[], MPI_Datatype recvtype,
+			    MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return alltoallv(INIT_FORM("MPI_Alltoallv_init_c", CALL_IALLTOALLV, info,
+			 request), sendbuf, NB_VEC_C(sendcounts, sdispls), sendtype,
+			 recvbuf, NB_VEC_C(recvcounts, rdispls), recvtype, comm);
+}
+
+API(int, Alltoallw_init, (const void *sendbuf, const int sendcounts[],
+			  const int sdispls[], const MPI_Datatype sendtypes[],
+			  void *recvbuf, const int recvcounts[], const int rdispls[],
+			  const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+			  MPI_Request *request))
+{
+	return alltoallw(INIT_FORM("MPI_Alltoallw_init", CALL_IALLTOALLW, info, request),
+			 sendbuf, NB_VEC(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtypes, comm);
+}
+
+API(int, Alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+			    const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+			    void *recvbuf, const MPI_Count recvcounts[],
+			    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+			    MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return alltoallw(INIT_FORM("MPI_Alltoallw_init_c", CALL_IALLTOALLW, info,
+			 request), sendbuf, NB_VEC_C(sendcounts, sdispls), sendtypes,
+			 recvbuf, NB_VEC_C(recvcounts, rdispls), recvtypes, comm);
+}
+
+API(int, Scan_init, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return reduce_all(INIT_FORM("MPI_Scan_init", CALL_ISCAN, info, request), run_scan,
+			  sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+API(int, Scan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+		       MPI_Request *request))
+{
+	return reduce_all(INIT_FORM("MPI_Scan_init_c", CALL_ISCAN, info, request),
+			  run_scan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+API(int, Exscan_init, (const void *sendbuf, void *recvbuf, int count,
+		       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+		       MPI_Request *request))
+{
+	return reduce_all(INIT_FORM("MPI_Exscan_init", CALL_IEXSCAN, info, request),
+			  run_exscan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+API(int, Exscan_init_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+			 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info,
+			 MPI_Request *request))
+{
+	return reduce_all(INIT_FORM("MPI_Exscan_init_c", CALL_IEXSCAN, info, request),
+			  run_exscan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+API(int, Reduce_scatter_init, (const void *sendbuf, void *recvbuf, const int recvcounts[],
+			       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+			       MPI_Info info, MPI_Request *request))
+{
+	return reduce_scatter(INIT_FORM("MPI_Reduce_scatter_init", CALL_IREDUCE_SCATTER,
+			      info, request), sendbuf, recvbuf, NB_VEC(recvcounts, NULL),
+			      datatype, op, comm);
+}
+
+API(int, Reduce_scatter_init_c, (const void *sendbuf, void *recvbuf,
+				 const MPI_Count recvcounts[], MPI_Datatype datatype,
+				 MPI_Op op, MPI_Comm comm, MPI_Info info,
+				 MPI_Request *request))
+{
+	return reduce_scatter(INIT_FORM("MPI_Reduce_scatter_init_c", CALL_IREDUCE_SCATTER,
+			      info, request), sendbuf, recvbuf, NB_VEC_C(recvcounts,
+			      NULL), datatype, op, comm);
+}
+
+API(int, Reduce_scatter_block_init, (const void *sendbuf, void *recvbuf, int recvcount,
+				     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+				     MPI_Info info, MPI_Request *request))
+{
+	return reduce_scatter_block(INIT_FORM("MPI_Reduce_scatter_block_init",
+				    CALL_IREDUCE_SCATTER_BLOCK, info, request), sendbuf,
+				    recvbuf, recvcount, datatype, op, comm);
+}
+
+API(int, Reduce_scatter_block_init_c, (const void *sendbuf, void *recvbuf,
+				       MPI_Count recvcount, MPI_Datatype datatype,
+				       MPI_Op op, MPI_Comm comm, MPI_Info info,
+				       MPI_Request *request))
+{
+	return reduce_scatter_block(INIT_FORM("MPI_Reduce_scatter_block_init_c",
+				    CALL_IREDUCE_SCATTER_BLOCK, info, request), sendbuf,
+				    recvbuf, recvcount, datatype, op, comm);
 }

@@ -19,7 +19,8 @@
  * through the communicator's handler), builds the schedule with the
  * call's builder (on an intercommunicator, coll_inter_nb.c's) and starts
  * it: the user gets a request, or, for a blocking call, the schedule runs
- * to its end before nb_run returns.
+ * to its end before nb_run returns; a persistent call's request is
+ * inactive, and each MPI_Start runs the schedule (sched_start).
  */
 #ifndef SRC_COLL_NB_H
 #define SRC_COLL_NB_H
@@ -32,6 +33,7 @@
 #include "state.h"
 
 struct op;
+struct request;
 struct sched;
 
 /* ---- building a schedule ---------------------------------------------------- */
@@ -90,6 +92,9 @@ void sched_destroy(struct sched *s);
  */
 int sched_launch(struct sched *s, enum call_id id, MPI_Request *request);
 
+/* Start the persistent collective of request r (inactive) once more. */
+void sched_start(struct request *r);
+
 /* The intracommunicator algorithms, over the communicator of sched_on: a
  * barrier; a broadcast from root; a reduction in rank order, whose result
  * is returned at member 0 (NULL elsewhere). */
@@ -112,6 +117,26 @@ void build_scatter_blocks(struct sched *s, const char *acc, const struct nb_side
 enum nb_where { NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT };
 
 /*
+ * The counts and displacements of a v- or w-variant as a call gives them:
+ * MPI_Count and MPI_Aint (the large-count "_c" forms, MPI 4.1, section
+ * 2.5.8), or int (the others, widened once the number of blocks is known).
+ */
+struct nb_vec {
+	const MPI_Count *counts;
+	const MPI_Aint *displs;
+	const int *icounts, *idispls;
+};
+
+#define NB_VEC(cs, ds) ((struct nb_vec){ .icounts = (cs), .idispls = (ds) })
+#define NB_VEC_C(cs, ds) ((struct nb_vec){ .counts = (cs), .displs = (ds) })
+
+/* The n counts and displacements of v as MPI_Count and MPI_Aint (NULL
+ * where v has none); what *wide points to (or NULL) is the caller's to
+ * free.  0 or -ENOMEM. */
+int nb_vec_widen(const struct nb_vec *v, int n, const MPI_Count **counts,
+		 const MPI_Aint **displs, void **wide);
+
+/*
  * One side (send or receive) of a call's arguments: (buf, count, type), or
  * counts and displacements (in elements of type) for the v-variants, or
  * counts, byte displacements and a type per block for the w-variants.
@@ -121,10 +146,12 @@ enum nb_where { NB_NOWHERE, NB_EVERYWHERE, NB_AT_ROOT };
  */
 struct nb_side {
 	const void *buf;
-	int count;
+	MPI_Count count;
 	MPI_Datatype type;
-	const int *counts, *displs;	/* the v- and w-variants; NULL otherwise */
-	const MPI_Aint *adispls;	/* MPI_Neighbor_alltoallw: byte displacements */
+	struct nb_vec vec;		/* the v- and w-variants, as given */
+	const MPI_Count *counts;	/* checked: vec's, widened */
+	const MPI_Aint *displs;
+	void *wide;			/* the widened arrays (freed by nb_run) */
 	const MPI_Datatype *types;	/* the w-variants: a type per block */
 	enum nb_where used;		/* where the side's arguments matter */
 	enum nb_where in_place;		/* where buf may be MPI_IN_PLACE */
@@ -150,7 +177,21 @@ struct nb_call {
 	void *topo;		/* the builder's (neighbourhood calls: the neighbours) */
 	MPI_Request *request;
 	int blocking;		/* no request: the call runs to its end */
+	int persistent;		/* an init call (MPI 4.1, section 6.13): the
+				 * request, inactive, runs the schedule at
+				 * each start */
+	MPI_Info info;		/* the init call's hints */
 };
+
+/* The forms of a call: blocking (the schedule runs to its end),
+ * nonblocking (a request), persistent (an inactive request). */
+#define BLOCKING_FORM(nm, i) \
+	(struct nb_call){ .name = (nm), .id = (i), .blocking = 1 }
+#define NB_FORM(nm, i, req) \
+	(struct nb_call){ .name = (nm), .id = (i), .request = (req) }
+#define INIT_FORM(nm, i, inf, req) \
+	(struct nb_call){ .name = (nm), .id = (i), .request = (req), \
+			  .persistent = 1, .info = (inf) }
 
 /* The argument names of a side: buffer, count, counts, displacements,
  * types. */
@@ -170,7 +211,7 @@ int nb_check_op(struct nb_call *a);
 /* Block m of a side: its address, count, type and packed size; the
  * counts of all sd->n blocks. */
 char *blk_at(const struct nb_side *sd, int m);
-int blk_count(const struct nb_side *sd, int m);
+MPI_Count blk_count(const struct nb_side *sd, int m);
 const struct datatype *blk_dt(const struct nb_side *sd, int m);
 size_t blk_bytes(const struct nb_side *sd, int m);
 MPI_Count blk_total(const struct nb_side *sd);

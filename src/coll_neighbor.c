@@ -1,6 +1,8 @@
 /*
  * The neighbourhood collectives (MPI 3.1, 7.6): MPI_Neighbor_allgather(v),
- * MPI_Neighbor_alltoall(v,w) and their nonblocking forms (7.7), on a
+ * MPI_Neighbor_alltoall(v,w), their nonblocking forms (7.7), their
+ * persistent forms (MPI 4.1, 8.8) and the large-count forms of all three
+ * (MPI 4.1, 2.5.8: MPI_Count counts, MPI_Aint displacements), on a
  * communicator with a Cartesian, graph or distributed graph topology (a
  * graph's adjacency must be symmetric, MPI_ERR_TOPOLOGY otherwise).
  *
@@ -56,7 +58,7 @@ static void run_neighbor(struct sched *s, struct nb_call *a, int same)
 	for (int t = 0; t < nb->nout; t++) {
 		int k = by_tag(nb->send_tag, nb->nout, t);
 		const struct datatype *dt = same ? a->s.dt : blk_dt(&a->s, k);
-		int count = same ? a->s.count : blk_count(&a->s, k);
+		MPI_Count count = same ? a->s.count : blk_count(&a->s, k);
 
 		if (nb->out[k] != MPI_PROC_NULL && count > 0 && dt->size > 0)
 			sched_send(s, nb->out[k], same ? a->s.buf : blk_at(&a->s, k), count,
@@ -75,13 +77,6 @@ static void run_alltoall(struct sched *s, struct nb_call *a)
 	run_neighbor(s, a, 0);
 }
 
-static int blocking_call(enum call_id id)
-{
-	return id == CALL_NEIGHBOR_ALLGATHER || id == CALL_NEIGHBOR_ALLGATHERV ||
-	       id == CALL_NEIGHBOR_ALLTOALL || id == CALL_NEIGHBOR_ALLTOALLV ||
-	       id == CALL_NEIGHBOR_ALLTOALLW;
-}
-
 /* Check comm's topology, count the blocks of each side by its neighbours,
  * then check the rest and run the call (a is this call's own copy). */
 static int neighbor_run(struct nb_call a, int same)
@@ -90,7 +85,6 @@ static int neighbor_run(struct nb_call a, int same)
 	int rc;
 
 	runtime_check(a.name);
-	a.blocking = blocking_call(a.id);
 	a.c = comm_get(a.comm);
 	if (!a.c)
 		return comm_err_invalid(a.comm, a.name);
@@ -114,102 +108,113 @@ static int neighbor_run(struct nb_call a, int same)
 }
 
 #define SIDE(nm, b, n, t) \
-	{ .names = (nm), .buf = (b), .count = (n), .type = (t), .used = NB_EVERYWHERE }
-#define VSIDE(nm, b, cs, ds, t) \
-	{ .names = (nm), .buf = (b), .counts = (cs), .displs = (ds), .type = (t), \
-	  .used = NB_EVERYWHERE, .vector = 1 }
-#define WSIDE(nm, b, cs, ds, ts) \
-	{ .names = (nm), .buf = (b), .counts = (cs), .adispls = (ds), .types = (ts), \
-	  .type = MPI_DATATYPE_NULL, .used = NB_EVERYWHERE, .vector = 1, \
-	  .typed = 1 }
+	(struct nb_side){ .names = (nm), .buf = (b), .count = (n), .type = (t), \
+			  .used = NB_EVERYWHERE }
+#define VSIDE(nm, b, v, t) \
+	(struct nb_side){ .names = (nm), .buf = (b), .vec = (v), .type = (t), \
+			  .used = NB_EVERYWHERE, .vector = 1 }
+#define WSIDE(nm, b, v, ts) \
+	(struct nb_side){ .names = (nm), .buf = (b), .vec = (v), .types = (ts), \
+			  .type = MPI_DATATYPE_NULL, .used = NB_EVERYWHERE, .vector = 1, \
+			  .typed = 1 }
 
-/* The calls by their arguments; request is NULL for the blocking ones. */
+/* MPI_Neighbor_alltoallw's: int counts, MPI_Aint byte displacements. */
+#define NB_VEC_W(cs, ds) ((struct nb_vec){ .icounts = (cs), .displs = (ds) })
+
+/* The calls by their arguments, each shared by its forms (a: blocking,
+ * nonblocking or persistent, coll_nb.h). */
 /* allgather (same: one block to every out-neighbour) and alltoall. */
-static int fixed(const char *call, enum call_id id, int same, const void *sendbuf,
-		 int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-		 MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+static int fixed(struct nb_call a, int same, const void *sendbuf, MPI_Count sendcount,
+		 MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+		 MPI_Datatype recvtype, MPI_Comm comm)
 {
-	struct nb_call a = {
-		.name = call, .id = id, .comm = comm,
-		.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype),
-		.r = SIDE(nb_names_recv, recvbuf, recvcount, recvtype),
-		.request = request,
-	};
-
+	a.comm = comm;
+	a.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype);
+	a.r = SIDE(nb_names_recv, recvbuf, recvcount, recvtype);
 	return neighbor_run(a, same);
 }
 
-static int allgatherv(const char *call, enum call_id id, const void *sendbuf,
-		      int sendcount, MPI_Datatype sendtype, void *recvbuf,
-		      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-		      MPI_Comm comm, MPI_Request *request)
+static int allgatherv(struct nb_call a, const void *sendbuf, MPI_Count sendcount,
+		      MPI_Datatype sendtype, void *recvbuf, struct nb_vec recvv,
+		      MPI_Datatype recvtype, MPI_Comm comm)
 {
-	struct nb_call a = {
-		.name = call, .id = id, .comm = comm,
-		.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype),
-		.r = VSIDE(names_recvv, recvbuf, recvcounts, displs, recvtype),
-		.request = request,
-	};
-
+	a.comm = comm;
+	a.s = SIDE(nb_names_send, sendbuf, sendcount, sendtype);
+	a.r = VSIDE(names_recvv, recvbuf, recvv, recvtype);
 	return neighbor_run(a, 1);
 }
 
-static int alltoallv(const char *call, enum call_id id, const void *sendbuf,
-		     const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-		     void *recvbuf, const int recvcounts[], const int rdispls[],
-		     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+static int alltoallv(struct nb_call a, const void *sendbuf, struct nb_vec sendv,
+		     MPI_Datatype sendtype, void *recvbuf, struct nb_vec recvv,
+		     MPI_Datatype recvtype, MPI_Comm comm)
 {
-	struct nb_call a = {
-		.name = call, .id = id, .comm = comm,
-		.s = VSIDE(nb_names_send, sendbuf, sendcounts, sdispls, sendtype),
-		.r = VSIDE(nb_names_recv, recvbuf, recvcounts, rdispls, recvtype),
-		.request = request,
-	};
-
+	a.comm = comm;
+	a.s = VSIDE(nb_names_send, sendbuf, sendv, sendtype);
+	a.r = VSIDE(nb_names_recv, recvbuf, recvv, recvtype);
 	return neighbor_run(a, 0);
 }
 
-static int alltoallw(const char *call, enum call_id id, const void *sendbuf,
-		     const int sendcounts[], const MPI_Aint sdispls[],
-		     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-		     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-		     MPI_Comm comm, MPI_Request *request)
+static int alltoallw(struct nb_call a, const void *sendbuf, struct nb_vec sendv,
+		     const MPI_Datatype sendtypes[], void *recvbuf, struct nb_vec recvv,
+		     const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-	struct nb_call a = {
-		.name = call, .id = id, .comm = comm,
-		.s = WSIDE(nb_names_send, sendbuf, sendcounts, sdispls, sendtypes),
-		.r = WSIDE(nb_names_recv, recvbuf, recvcounts, rdispls, recvtypes),
-		.request = request,
-	};
-
+	a.comm = comm;
+	a.s = WSIDE(nb_names_send, sendbuf, sendv, sendtypes);
+	a.r = WSIDE(nb_names_recv, recvbuf, recvv, recvtypes);
 	return neighbor_run(a, 0);
 }
 
-/* ---- the blocking calls (MPI 3.1, 7.6.1 and 7.6.2) ------------------------ */
+/* ---- the blocking calls (MPI 4.1, 8.6) ------------------------------------- */
 
 API(int, Neighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			      void *recvbuf, int recvcount, MPI_Datatype recvtype,
 			      MPI_Comm comm))
 {
-	return fixed("MPI_Neighbor_allgather", CALL_NEIGHBOR_ALLGATHER, 1, sendbuf,
-		     sendcount, sendtype, recvbuf, recvcount, recvtype, comm, NULL);
+	return fixed(BLOCKING_FORM("MPI_Neighbor_allgather", CALL_NEIGHBOR_ALLGATHER), 1,
+		     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+API(int, Neighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount,
+				MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+				MPI_Datatype recvtype, MPI_Comm comm))
+{
+	return fixed(BLOCKING_FORM("MPI_Neighbor_allgather_c", CALL_NEIGHBOR_ALLGATHER),
+		     1, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 API(int, Neighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			       void *recvbuf, const int recvcounts[], const int displs[],
 			       MPI_Datatype recvtype, MPI_Comm comm))
 {
-	return allgatherv("MPI_Neighbor_allgatherv", CALL_NEIGHBOR_ALLGATHERV, sendbuf,
-			  sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-			  NULL);
+	return allgatherv(BLOCKING_FORM("MPI_Neighbor_allgatherv",
+			  CALL_NEIGHBOR_ALLGATHERV), sendbuf, sendcount, sendtype,
+			  recvbuf, NB_VEC(recvcounts, displs), recvtype, comm);
+}
+
+API(int, Neighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount,
+				 MPI_Datatype sendtype, void *recvbuf,
+				 const MPI_Count recvcounts[], const MPI_Aint displs[],
+				 MPI_Datatype recvtype, MPI_Comm comm))
+{
+	return allgatherv(BLOCKING_FORM("MPI_Neighbor_allgatherv_c",
+			  CALL_NEIGHBOR_ALLGATHERV), sendbuf, sendcount, sendtype,
+			  recvbuf, NB_VEC_C(recvcounts, displs), recvtype, comm);
 }
 
 API(int, Neighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			     void *recvbuf, int recvcount, MPI_Datatype recvtype,
 			     MPI_Comm comm))
 {
-	return fixed("MPI_Neighbor_alltoall", CALL_NEIGHBOR_ALLTOALL, 0, sendbuf, sendcount,
-		     sendtype, recvbuf, recvcount, recvtype, comm, NULL);
+	return fixed(BLOCKING_FORM("MPI_Neighbor_alltoall", CALL_NEIGHBOR_ALLTOALL), 0,
+		     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+API(int, Neighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount,
+			       MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+			       MPI_Datatype recvtype, MPI_Comm comm))
+{
+	return fixed(BLOCKING_FORM("MPI_Neighbor_alltoall_c", CALL_NEIGHBOR_ALLTOALL), 0,
+		     sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
 API(int, Neighbor_alltoallv, (const void *sendbuf, const int sendcounts[],
@@ -217,65 +222,262 @@ API(int, Neighbor_alltoallv, (const void *sendbuf, const int sendcounts[],
 			      const int recvcounts[], const int rdispls[],
 			      MPI_Datatype recvtype, MPI_Comm comm))
 {
-	return alltoallv("MPI_Neighbor_alltoallv", CALL_NEIGHBOR_ALLTOALLV, sendbuf,
-			 sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-			 recvtype, comm, NULL);
+	return alltoallv(BLOCKING_FORM("MPI_Neighbor_alltoallv", CALL_NEIGHBOR_ALLTOALLV),
+			 sendbuf, NB_VEC(sendcounts, sdispls), sendtype, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtype, comm);
+}
+
+API(int, Neighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+				const MPI_Aint sdispls[], MPI_Datatype sendtype,
+				void *recvbuf, const MPI_Count recvcounts[],
+				const MPI_Aint rdispls[], MPI_Datatype recvtype,
+				MPI_Comm comm))
+{
+	return alltoallv(BLOCKING_FORM("MPI_Neighbor_alltoallv_c",
+			 CALL_NEIGHBOR_ALLTOALLV), sendbuf, NB_VEC_C(sendcounts, sdispls),
+			 sendtype, recvbuf, NB_VEC_C(recvcounts, rdispls), recvtype,
+			 comm);
 }
 
 API(int, Neighbor_alltoallw, (const void *sendbuf, const int sendcounts[],
 			      const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-			      void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-			      const MPI_Datatype recvtypes[], MPI_Comm comm))
+			      void *recvbuf, const int recvcounts[],
+			      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+			      MPI_Comm comm))
 {
-	return alltoallw("MPI_Neighbor_alltoallw", CALL_NEIGHBOR_ALLTOALLW, sendbuf,
-			 sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-			 recvtypes, comm, NULL);
+	return alltoallw(BLOCKING_FORM("MPI_Neighbor_alltoallw", CALL_NEIGHBOR_ALLTOALLW),
+			 sendbuf, NB_VEC_W(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC_W(recvcounts, rdispls), recvtypes, comm);
 }
 
-/* ---- the nonblocking calls (MPI 3.1, 7.7) ------------------------------------ */
+API(int, Neighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+				const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+				void *recvbuf, const MPI_Count recvcounts[],
+				const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+				MPI_Comm comm))
+{
+	return alltoallw(BLOCKING_FORM("MPI_Neighbor_alltoallw_c",
+			 CALL_NEIGHBOR_ALLTOALLW), sendbuf, NB_VEC_C(sendcounts, sdispls),
+			 sendtypes, recvbuf, NB_VEC_C(recvcounts, rdispls), recvtypes,
+			 comm);
+}
+
+/* ---- the nonblocking calls (MPI 4.1, 8.7) ---------------------------------- */
 
 API(int, Ineighbor_allgather, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			       void *recvbuf, int recvcount, MPI_Datatype recvtype,
 			       MPI_Comm comm, MPI_Request *request))
 {
-	return fixed("MPI_Ineighbor_allgather", CALL_INEIGHBOR_ALLGATHER, 1, sendbuf,
-		     sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+	return fixed(NB_FORM("MPI_Ineighbor_allgather", CALL_INEIGHBOR_ALLGATHER,
+		     request), 1, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+		     recvtype, comm);
+}
+
+API(int, Ineighbor_allgather_c, (const void *sendbuf, MPI_Count sendcount,
+				 MPI_Datatype sendtype, void *recvbuf,
+				 MPI_Count recvcount, MPI_Datatype recvtype,
+				 MPI_Comm comm, MPI_Request *request))
+{
+	return fixed(NB_FORM("MPI_Ineighbor_allgather_c", CALL_INEIGHBOR_ALLGATHER,
+		     request), 1, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+		     recvtype, comm);
 }
 
 API(int, Ineighbor_allgatherv, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 				void *recvbuf, const int recvcounts[], const int displs[],
-				MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+				MPI_Datatype recvtype, MPI_Comm comm,
+				MPI_Request *request))
 {
-	return allgatherv("MPI_Ineighbor_allgatherv", CALL_INEIGHBOR_ALLGATHERV, sendbuf,
-			  sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
-			  request);
+	return allgatherv(NB_FORM("MPI_Ineighbor_allgatherv", CALL_INEIGHBOR_ALLGATHERV,
+			  request), sendbuf, sendcount, sendtype, recvbuf,
+			  NB_VEC(recvcounts, displs), recvtype, comm);
+}
+
+API(int, Ineighbor_allgatherv_c, (const void *sendbuf, MPI_Count sendcount,
+				  MPI_Datatype sendtype, void *recvbuf,
+				  const MPI_Count recvcounts[], const MPI_Aint displs[],
+				  MPI_Datatype recvtype, MPI_Comm comm,
+				  MPI_Request *request))
+{
+	return allgatherv(NB_FORM("MPI_Ineighbor_allgatherv_c", CALL_INEIGHBOR_ALLGATHERV,
+			  request), sendbuf, sendcount, sendtype, recvbuf,
+			  NB_VEC_C(recvcounts, displs), recvtype, comm);
 }
 
 API(int, Ineighbor_alltoall, (const void *sendbuf, int sendcount, MPI_Datatype sendtype,
 			      void *recvbuf, int recvcount, MPI_Datatype recvtype,
 			      MPI_Comm comm, MPI_Request *request))
 {
-	return fixed("MPI_Ineighbor_alltoall", CALL_INEIGHBOR_ALLTOALL, 0, sendbuf,
-		     sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+	return fixed(NB_FORM("MPI_Ineighbor_alltoall", CALL_INEIGHBOR_ALLTOALL, request),
+		     0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+API(int, Ineighbor_alltoall_c, (const void *sendbuf, MPI_Count sendcount,
+				MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
+				MPI_Datatype recvtype, MPI_Comm comm,
+				MPI_Request *request))
+{
+	return fixed(NB_FORM("MPI_Ineighbor_alltoall_c", CALL_INEIGHBOR_ALLTOALL,
+		     request), 0, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+		     recvtype, comm);
 }
 
 API(int, Ineighbor_alltoallv, (const void *sendbuf, const int sendcounts[],
 			       const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
 			       const int recvcounts[], const int rdispls[],
-			       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request))
+			       MPI_Datatype recvtype, MPI_Comm comm,
+			       MPI_Request *request))
 {
-	return alltoallv("MPI_Ineighbor_alltoallv", CALL_INEIGHBOR_ALLTOALLV, sendbuf,
-			 sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-			 recvtype, comm, request);
+	return alltoallv(NB_FORM("MPI_Ineighbor_alltoallv", CALL_INEIGHBOR_ALLTOALLV,
+			 request), sendbuf, NB_VEC(sendcounts, sdispls), sendtype,
+			 recvbuf, NB_VEC(recvcounts, rdispls), recvtype, comm);
+}
+
+API(int, Ineighbor_alltoallv_c, (const void *sendbuf, const MPI_Count sendcounts[],
+				 const MPI_Aint sdispls[], MPI_Datatype sendtype,
+				 void *recvbuf, const MPI_Count recvcounts[],
+				 const MPI_Aint rdispls[], MPI_Datatype recvtype,
+				 MPI_Comm comm, MPI_Request *request))
+{
+	return alltoallv(NB_FORM("MPI_Ineighbor_alltoallv_c", CALL_INEIGHBOR_ALLTOALLV,
+			 request), sendbuf, NB_VEC_C(sendcounts, sdispls), sendtype,
+			 recvbuf, NB_VEC_C(recvcounts, rdispls), recvtype, comm);
 }
 
 API(int, Ineighbor_alltoallw, (const void *sendbuf, const int sendcounts[],
 			       const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-			       void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-			       const MPI_Datatype recvtypes[], MPI_Comm comm,
-			       MPI_Request *request))
+			       void *recvbuf, const int recvcounts[],
+			       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+			       MPI_Comm comm, MPI_Request *request))
 {
-	return alltoallw("MPI_Ineighbor_alltoallw", CALL_INEIGHBOR_ALLTOALLW, sendbuf,
-			 sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-			 recvtypes, comm, request);
+	return alltoallw(NB_FORM("MPI_Ineighbor_alltoallw", CALL_INEIGHBOR_ALLTOALLW,
+			 request), sendbuf, NB_VEC_W(sendcounts, sdispls), sendtypes,
+			 recvbuf, NB_VEC_W(recvcounts, rdispls), recvtypes, comm);
+}
+
+API(int, Ineighbor_alltoallw_c, (const void *sendbuf, const MPI_Count sendcounts[],
+				 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+				 void *recvbuf, const MPI_Count recvcounts[],
+				 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+				 MPI_Comm comm, MPI_Request *request))
+{
+	return alltoallw(NB_FORM("MPI_Ineighbor_alltoallw_c", CALL_INEIGHBOR_ALLTOALLW,
+			 request), sendbuf, NB_VEC_C(sendcounts, sdispls), sendtypes,
+			 recvbuf, NB_VEC_C(recvcounts, rdispls), recvtypes, comm);
+}
+
+/* ---- the persistent calls (MPI 4.1, 8.8) ----------------------------------- */
+
+API(int, Neighbor_allgather_init, (const void *sendbuf, int sendcount,
+				   MPI_Datatype sendtype, void *recvbuf, int recvcount,
+				   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+				   MPI_Request *request))
+{
+	return fixed(INIT_FORM("MPI_Neighbor_allgather_init", CALL_INEIGHBOR_ALLGATHER,
+		     info, request), 1, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+		     recvtype, comm);
+}
+
+API(int, Neighbor_allgather_init_c, (const void *sendbuf, MPI_Count sendcount,
+				     MPI_Datatype sendtype, void *recvbuf,
+				     MPI_Count recvcount, MPI_Datatype recvtype,
+				     MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return fixed(INIT_FORM("MPI_Neighbor_allgather_init_c", CALL_INEIGHBOR_ALLGATHER,
+		     info, request), 1, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+		     recvtype, comm);
+}
+
+API(int, Neighbor_allgatherv_init, (const void *sendbuf, int sendcount,
+				    MPI_Datatype sendtype, void *recvbuf,
+				    const int recvcounts[], const int displs[],
+				    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+				    MPI_Request *request))
+{
+	return allgatherv(INIT_FORM("MPI_Neighbor_allgatherv_init",
+			  CALL_INEIGHBOR_ALLGATHERV, info, request), sendbuf, sendcount,
+			  sendtype, recvbuf, NB_VEC(recvcounts, displs), recvtype, comm);
+}
+
+API(int, Neighbor_allgatherv_init_c, (const void *sendbuf, MPI_Count sendcount,
+				      MPI_Datatype sendtype, void *recvbuf,
+				      const MPI_Count recvcounts[],
+				      const MPI_Aint displs[], MPI_Datatype recvtype,
+				      MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return allgatherv(INIT_FORM("MPI_Neighbor_allgatherv_init_c",
+			  CALL_INEIGHBOR_ALLGATHERV, info, request), sendbuf, sendcount,
+			  sendtype, recvbuf, NB_VEC_C(recvcounts, displs), recvtype,
+			  comm);
+}
+
+API(int, Neighbor_alltoall_init, (const void *sendbuf, int sendcount,
+				  MPI_Datatype sendtype, void *recvbuf, int recvcount,
+				  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+				  MPI_Request *request))
+{
+	return fixed(INIT_FORM("MPI_Neighbor_alltoall_init", CALL_INEIGHBOR_ALLTOALL,
+		     info, request), 0, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+		     recvtype, comm);
+}
+
+API(int, Neighbor_alltoall_init_c, (const void *sendbuf, MPI_Count sendcount,
+				    MPI_Datatype sendtype, void *recvbuf,
+				    MPI_Count recvcount, MPI_Datatype recvtype,
+				    MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return fixed(INIT_FORM("MPI_Neighbor_alltoall_init_c", CALL_INEIGHBOR_ALLTOALL,
+		     info, request), 0, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+		     recvtype, comm);
+}
+
+API(int, Neighbor_alltoallv_init, (const void *sendbuf, const int sendcounts[],
+				   const int sdispls[], MPI_Datatype sendtype,
+				   void *recvbuf, const int recvcounts[],
+				   const int rdispls[], MPI_Datatype recvtype,
+				   MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return alltoallv(INIT_FORM("MPI_Neighbor_alltoallv_init",
+			 CALL_INEIGHBOR_ALLTOALLV, info, request), sendbuf,
+			 NB_VEC(sendcounts, sdispls), sendtype, recvbuf,
+			 NB_VEC(recvcounts, rdispls), recvtype, comm);
+}
+
+API(int, Neighbor_alltoallv_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+				     const MPI_Aint sdispls[], MPI_Datatype sendtype,
+				     void *recvbuf, const MPI_Count recvcounts[],
+				     const MPI_Aint rdispls[], MPI_Datatype recvtype,
+				     MPI_Comm comm, MPI_Info info, MPI_Request *request))
+{
+	return alltoallv(INIT_FORM("MPI_Neighbor_alltoallv_init_c",
+			 CALL_INEIGHBOR_ALLTOALLV, info, request), sendbuf,
+			 NB_VEC_C(sendcounts, sdispls), sendtype, recvbuf,
+			 NB_VEC_C(recvcounts, rdispls), recvtype, comm);
+}
+
+API(int, Neighbor_alltoallw_init, (const void *sendbuf, const int sendcounts[],
+				   const MPI_Aint sdispls[],
+				   const MPI_Datatype sendtypes[], void *recvbuf,
+				   const int recvcounts[], const MPI_Aint rdispls[],
+				   const MPI_Datatype recvtypes[], MPI_Comm comm,
+				   MPI_Info info, MPI_Request *request))
+{
+	return alltoallw(INIT_FORM("MPI_Neighbor_alltoallw_init",
+			 CALL_INEIGHBOR_ALLTOALLW, info, request), sendbuf,
+			 NB_VEC_W(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC_W(recvcounts, rdispls), recvtypes, comm);
+}
+
+API(int, Neighbor_alltoallw_init_c, (const void *sendbuf, const MPI_Count sendcounts[],
+				     const MPI_Aint sdispls[],
+				     const MPI_Datatype sendtypes[], void *recvbuf,
+				     const MPI_Count recvcounts[],
+				     const MPI_Aint rdispls[],
+				     const MPI_Datatype recvtypes[], MPI_Comm comm,
+				     MPI_Info info, MPI_Request *request))
+{
+	return alltoallw(INIT_FORM("MPI_Neighbor_alltoallw_init_c",
+			 CALL_INEIGHBOR_ALLTOALLW, info, request), sendbuf,
+			 NB_VEC_C(sendcounts, sdispls), sendtypes, recvbuf,
+			 NB_VEC_C(recvcounts, rdispls), recvtypes, comm);
 }

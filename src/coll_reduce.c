@@ -10,7 +10,9 @@
  * each member reduces one segment of the chunk and publishes it, and every
  * member collects the segments.  User ops get the user's datatype and
  * layout, as the standard says: every member's input is gathered to the
- * members that need it and reduced there, element by element.
+ * members that need it and reduced there, element by element.  Counts are
+ * MPI_Count for the int forms and the large-count forms (MPI 4.1, section
+ * 2.5.8: MPI_Reduce_c...) alike.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include "datatype.h"
 #include "errhandler.h"
 #include "coll_inter.h"
+#include "coll_nb.h"
 #include "op.h"
 #include "runtime.h"
 
@@ -41,7 +44,7 @@ struct red {
 	const struct datatype *bt;	/* dt's basic type */
 	const struct op *op;
 	int root;
-	const int *rcounts;	/* reduce-scatter: elements each member gets */
+	const MPI_Count *rcounts;	/* reduce-scatter: elements each member gets */
 };
 
 /* Basic-element range [lo, hi) of the result that member m gets. */
@@ -271,13 +274,15 @@ out:
 	return rc;
 }
 
-int coll_check_reduce(const char *call, MPI_Comm comm, int count, MPI_Datatype datatype,
-		      MPI_Op op, struct datatype **dt, const struct op **o)
+int coll_check_reduce(const char *call, MPI_Comm comm, MPI_Count count,
+		      MPI_Datatype datatype, MPI_Op op, struct datatype **dt,
+		      const struct op **o)
 {
 	int rc;
 
 	if (count < 0)
-		return err_comm(comm, call, MPI_ERR_COUNT, "count", "%d is negative", count);
+		return err_comm(comm, call, MPI_ERR_COUNT, "count", "%lld is negative",
+				(long long)count);
 	rc = dt_check_use(comm, call, datatype, dt);
 	if (rc != MPI_SUCCESS)
 		return rc;
@@ -297,7 +302,7 @@ int coll_check_reduce(const char *call, MPI_Comm comm, int count, MPI_Datatype d
 
 /* Validate and run one reduction; `sendbuf` may be MPI_IN_PLACE. */
 static int reduce_do(const char *call, struct red *rd, MPI_Comm comm,
-		     const void *sendbuf, void *recvbuf, int count,
+		     const void *sendbuf, void *recvbuf, MPI_Count count,
 		     MPI_Datatype datatype, MPI_Op op)
 {
 	struct comm *c = comm_get(comm);
@@ -308,9 +313,10 @@ static int reduce_do(const char *call, struct red *rd, MPI_Comm comm,
 		return comm_err_invalid(comm, call);
 	/* intercommunicators (coll_inter.c) */
 	if (c->remote && rd->kind == RED_REDUCE)
-		return inter_reduce(comm, c, sendbuf, recvbuf, count, datatype, op, rd->root);
+		return inter_reduce(call, comm, c, sendbuf, recvbuf, count, datatype, op,
+				    rd->root);
 	if (c->remote && rd->kind == RED_ALLREDUCE)
-		return inter_allreduce(comm, c, sendbuf, recvbuf, count, datatype, op);
+		return inter_allreduce(call, comm, c, sendbuf, recvbuf, count, datatype, op);
 	if (c->remote && rd->kind == RED_SCATTER)
 		return inter_reduce_scatter(call, rd->call, comm, c, sendbuf, recvbuf,
 					    rd->rcounts, count, datatype, op);
@@ -348,98 +354,170 @@ static int reduce_do(const char *call, struct red *rd, MPI_Comm comm,
 	       err_comm(comm, call, rc, NULL, "out of memory for the reduction");
 }
 
-API(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		  MPI_Op op, int root, MPI_Comm comm))
+/* The reductions (MPI 3.1, 5.9 and 5.11), whose int forms and
+ * large-count forms (MPI 4.1, 2.5.8) both come here. */
+static int reduction(const char *call, enum call_id id, enum red_kind kind,
+		     const void *sendbuf, void *recvbuf, MPI_Count count,
+		     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm)
 {
-	struct red rd = { .call = CALL_REDUCE, .kind = RED_REDUCE, .root = root };
+	struct red rd = { .call = id, .kind = kind, .root = root };
 
-	runtime_check("MPI_Reduce");
-	return reduce_do("MPI_Reduce", &rd, comm, sendbuf, recvbuf, count, datatype, op);
-}
-
-API(int, Allreduce, (const void *sendbuf, void *recvbuf, int count,
-		     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
-{
-	struct red rd = { .call = CALL_ALLREDUCE, .kind = RED_ALLREDUCE };
-
-	runtime_check("MPI_Allreduce");
-	return reduce_do("MPI_Allreduce", &rd, comm, sendbuf, recvbuf, count, datatype,
-			 op);
-}
-
-API(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		MPI_Op op, MPI_Comm comm))
-{
-	struct red rd = { .call = CALL_SCAN, .kind = RED_SCAN };
-
-	runtime_check("MPI_Scan");
-	return reduce_do("MPI_Scan", &rd, comm, sendbuf, recvbuf, count, datatype, op);
-}
-
-API(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
-		  MPI_Op op, MPI_Comm comm))
-{
-	struct red rd = { .call = CALL_EXSCAN, .kind = RED_EXSCAN };
-
-	runtime_check("MPI_Exscan");
-	/* rank 0 takes part (the others need its input) but gets no result */
-	return reduce_do("MPI_Exscan", &rd, comm, sendbuf, recvbuf, count, datatype, op);
+	runtime_check(call);
+	/* exscan: rank 0 takes part (the others need its input) but gets no
+	 * result */
+	return reduce_do(call, &rd, comm, sendbuf, recvbuf, count, datatype, op);
 }
 
 /* Reduce-scatter with counts[m] elements for member m. */
 static int reduce_scatter_do(const char *call, enum call_id id, const void *sendbuf,
-			     void *recvbuf, const int *counts, MPI_Datatype datatype,
+			     void *recvbuf, const MPI_Count *counts, MPI_Datatype datatype,
 			     MPI_Op op, MPI_Comm comm)
 {
 	struct red rd = { .call = id, .kind = RED_SCATTER, .rcounts = counts };
 	struct comm *c = comm_get(comm);
-	long total = 0;
+	MPI_Count total = 0;
 
 	if (!c)
 		return comm_err_invalid(comm, call);
 	for (int m = 0; m < c->size; m++) {
 		if (counts[m] < 0)
 			return err_comm(comm, call, MPI_ERR_COUNT, "recvcounts",
-					"element %d is negative (%d)", m, counts[m]);
+					"element %d is negative (%lld)", m,
+					(long long)counts[m]);
 		total += counts[m];
 	}
-	if (total > 0x7fffffff)
-		return err_comm(comm, call, MPI_ERR_COUNT, "recvcounts",
-				"add up to more than an int can count");
 	/* in place, the input is recvbuf and each member's result lands at its
 	 * start: a chunk is copied out before any result overwrites it */
-	return reduce_do(call, &rd, comm, sendbuf, recvbuf, (int)total, datatype, op);
+	return reduce_do(call, &rd, comm, sendbuf, recvbuf, total, datatype, op);
+}
+
+static int reduce_scatter(const char *call, const void *sendbuf, void *recvbuf,
+			  struct nb_vec recvcounts, MPI_Datatype datatype, MPI_Op op,
+			  MPI_Comm comm)
+{
+	struct comm *c = comm_get(comm);
+	const MPI_Count *counts;
+	const MPI_Aint *none;
+	void *wide = NULL;
+	int rc;
+
+	runtime_check(call);
+	if (!c)
+		return comm_err_invalid(comm, call);
+	if (!recvcounts.counts && !recvcounts.icounts)
+		return err_comm(comm, call, MPI_ERR_ARG, "recvcounts", "is NULL");
+	if (nb_vec_widen(&recvcounts, c->size, &counts, &none, &wide) < 0)
+		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	rc = reduce_scatter_do(call, CALL_REDUCE_SCATTER, sendbuf, recvbuf, counts,
+			       datatype, op, comm);
+	free(wide);
+	return rc;
+}
+
+static int reduce_scatter_block(const char *call, const void *sendbuf, void *recvbuf,
+				MPI_Count recvcount, MPI_Datatype datatype, MPI_Op op,
+				MPI_Comm comm)
+{
+	struct comm *c;
+	MPI_Count *counts;
+	int rc;
+
+	runtime_check(call);
+	c = comm_get(comm);
+	if (!c)
+		return comm_err_invalid(comm, call);
+	counts = malloc(sizeof(*counts) * (size_t)c->size);
+	if (!counts)
+		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	for (int m = 0; m < c->size; m++)
+		counts[m] = recvcount;
+	rc = reduce_scatter_do(call, CALL_REDUCE_SCATTER_BLOCK, sendbuf, recvbuf, counts,
+			       datatype, op, comm);
+	free(counts);
+	return rc;
+}
+
+API(int, Reduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		  MPI_Op op, int root, MPI_Comm comm))
+{
+	return reduction("MPI_Reduce", CALL_REDUCE, RED_REDUCE, sendbuf, recvbuf, count,
+			 datatype, op, root, comm);
+}
+
+API(int, Reduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm))
+{
+	return reduction("MPI_Reduce_c", CALL_REDUCE, RED_REDUCE, sendbuf, recvbuf, count,
+			 datatype, op, root, comm);
+}
+
+API(int, Allreduce, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		     MPI_Op op, MPI_Comm comm))
+{
+	return reduction("MPI_Allreduce", CALL_ALLREDUCE, RED_ALLREDUCE, sendbuf, recvbuf,
+			 count, datatype, op, 0, comm);
+}
+
+API(int, Allreduce_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+{
+	return reduction("MPI_Allreduce_c", CALL_ALLREDUCE, RED_ALLREDUCE, sendbuf,
+			 recvbuf, count, datatype, op, 0, comm);
+}
+
+API(int, Scan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		MPI_Op op, MPI_Comm comm))
+{
+	return reduction("MPI_Scan", CALL_SCAN, RED_SCAN, sendbuf, recvbuf, count,
+			 datatype, op, 0, comm);
+}
+
+API(int, Scan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+{
+	return reduction("MPI_Scan_c", CALL_SCAN, RED_SCAN, sendbuf, recvbuf, count,
+			 datatype, op, 0, comm);
+}
+
+API(int, Exscan, (const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+		  MPI_Op op, MPI_Comm comm))
+{
+	return reduction("MPI_Exscan", CALL_EXSCAN, RED_EXSCAN, sendbuf, recvbuf, count,
+			 datatype, op, 0, comm);
+}
+
+API(int, Exscan_c, (const void *sendbuf, void *recvbuf, MPI_Count count,
+		    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+{
+	return reduction("MPI_Exscan_c", CALL_EXSCAN, RED_EXSCAN, sendbuf, recvbuf, count,
+			 datatype, op, 0, comm);
 }
 
 API(int, Reduce_scatter, (const void *sendbuf, void *recvbuf, const int recvcounts[],
 			  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
 {
-	runtime_check("MPI_Reduce_scatter");
-	if (!recvcounts)
-		return err_comm(comm, "MPI_Reduce_scatter", MPI_ERR_ARG, "recvcounts",
-				"is NULL");
-	return reduce_scatter_do("MPI_Reduce_scatter", CALL_REDUCE_SCATTER, sendbuf,
-				 recvbuf, recvcounts, datatype, op, comm);
+	return reduce_scatter("MPI_Reduce_scatter", sendbuf, recvbuf, NB_VEC(recvcounts,
+			      NULL), datatype, op, comm);
+}
+
+API(int, Reduce_scatter_c, (const void *sendbuf, void *recvbuf,
+			    const MPI_Count recvcounts[], MPI_Datatype datatype,
+			    MPI_Op op, MPI_Comm comm))
+{
+	return reduce_scatter("MPI_Reduce_scatter_c", sendbuf, recvbuf,
+			      NB_VEC_C(recvcounts, NULL), datatype, op, comm);
 }
 
 API(int, Reduce_scatter_block, (const void *sendbuf, void *recvbuf, int recvcount,
 				MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
 {
-	struct comm *c;
-	int *counts, rc;
+	return reduce_scatter_block("MPI_Reduce_scatter_block", sendbuf, recvbuf,
+				    recvcount, datatype, op, comm);
+}
 
-	runtime_check("MPI_Reduce_scatter_block");
-	c = comm_get(comm);
-	if (!c)
-		return comm_err_invalid(comm, "MPI_Reduce_scatter_block");
-	counts = malloc(sizeof(int) * (size_t)c->size);
-	if (!counts)
-		return err_comm(comm, "MPI_Reduce_scatter_block", MPI_ERR_NO_MEM, NULL,
-				"out of memory");
-	for (int m = 0; m < c->size; m++)
-		counts[m] = recvcount;
-	rc = reduce_scatter_do("MPI_Reduce_scatter_block", CALL_REDUCE_SCATTER_BLOCK,
-			       sendbuf, recvbuf, counts, datatype, op, comm);
-	free(counts);
-	return rc;
+API(int, Reduce_scatter_block_c, (const void *sendbuf, void *recvbuf, MPI_Count recvcount,
+				  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm))
+{
+	return reduce_scatter_block("MPI_Reduce_scatter_block_c", sendbuf, recvbuf,
+				    recvcount, datatype, op, comm);
 }

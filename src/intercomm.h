@@ -59,8 +59,9 @@ int inter_compare(const struct comm *a, const struct comm *b, int *result);
 struct xfer {
 	void *buf;
 	struct datatype *dt;
-	const int *counts, *displs;
-	int count;
+	const MPI_Count *counts;
+	const MPI_Aint *displs;
+	MPI_Count count;
 	int whole;
 };
 

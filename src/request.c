@@ -13,6 +13,7 @@
 
 #include "api.h"
 #include "bsend.h"
+#include "coll_nb.h"
 #include "comm.h"
 #include "datatype.h"
 #include "errhandler.h"
@@ -723,6 +724,11 @@ API(int, Request_free, (MPI_Request *request))
 					"the free callback failed");
 		return MPI_SUCCESS;
 	}
+	/* a collective under way must complete on every member (MPI 4.1,
+	 * sections 6.12 and 6.13) */
+	if (r->kind == REQ_COLL && r->persistent && r->active)
+		return err_comm(r->comm->handle, "MPI_Request_free", MPI_ERR_REQUEST,
+				"request", "is an active persistent collective request");
 	/* the operation goes on; the engine releases it when it completes
 	 * (under the engine's lock: the progress thread may complete it) */
 	progress_lock();
@@ -899,6 +905,15 @@ API(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype,
 	return rc;
 }
 
+/* Start persistent request r (inactive). */
+static void req_start_one(struct request *r)
+{
+	if (r->kind == REQ_COLL)
+		sched_start(r);
+	else
+		p2p_start(r);
+}
+
 static int req_start(const char *call, MPI_Request h)
 {
 	struct request *r = h == MPI_REQUEST_NULL ? NULL : req_get(h);
@@ -909,7 +924,7 @@ static int req_start(const char *call, MPI_Request h)
 	if (r->active)
 		return err_comm(r->comm->handle, call, MPI_ERR_REQUEST, "request",
 				"is already active");
-	p2p_start(r);
+	req_start_one(r);
 	return MPI_SUCCESS;
 }
 
@@ -934,12 +949,13 @@ API(int, Startall, (int count, MPI_Request array_of_requests[]))
 		struct request *r = req_get(array_of_requests[i]);
 
 		if (!r || !r->persistent || r->active)
-			return err_comm(MPI_COMM_WORLD, "MPI_Startall", MPI_ERR_REQUEST,
+			return err_comm(r && r->comm ? r->comm->handle : MPI_COMM_WORLD,
+					"MPI_Startall", MPI_ERR_REQUEST,
 					"array_of_requests", "element %d is not an "
 					"inactive persistent request", i);
 	}
 	for (int i = 0; i < count; i++)
-		p2p_start(req_get(array_of_requests[i]));
+		req_start_one(req_get(array_of_requests[i]));
 	return MPI_SUCCESS;
 }
 

@@ -169,10 +169,14 @@ static inline affine aff_range(int first, int n, int i)
 
 /* Complete the n requests in the way `how` (0 to 5) says: Waitall, Wait
  * from the last, Waitany, Test loops computing between, Testall,
- * Waitsome. */
-static inline void complete_all(MPI_Request *req, int n, int how)
+ * Waitsome.  Persistent requests stay (inactive), the others are freed. */
+static inline void complete_reqs(MPI_Request *req, int n, int how, int persistent)
 {
+	MPI_Request keep[64];
 	int left = n, idx, flag;
+
+	CHECK(n <= 64);
+	memcpy(keep, req, sizeof(*req) * (size_t)(n < 64 ? n : 64));
 
 	switch (how) {
 	case 0:
@@ -185,7 +189,8 @@ static inline void complete_all(MPI_Request *req, int n, int how)
 	case 2:
 		while (left) {
 			CHECK_MPI(MPI_Waitany(n, req, &idx, MPI_STATUS_IGNORE));
-			CHECK(idx != MPI_UNDEFINED && req[idx] == MPI_REQUEST_NULL);
+			CHECK(idx != MPI_UNDEFINED);
+			CHECK(req[idx] == (persistent ? keep[idx] : MPI_REQUEST_NULL));
 			left--;
 		}
 		break;
@@ -216,7 +221,12 @@ static inline void complete_all(MPI_Request *req, int n, int how)
 		}
 	}
 	for (int i = 0; i < n; i++)
-		CHECK(req[i] == MPI_REQUEST_NULL);
+		CHECK(req[i] == (persistent ? keep[i] : MPI_REQUEST_NULL));
+}
+
+static inline void complete_all(MPI_Request *req, int n, int how)
+{
+	complete_reqs(req, n, how, 0);
 }
 
 /*
