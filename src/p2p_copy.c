@@ -53,6 +53,7 @@
 #include "knobs.h"
 #include "mem.h"
 #include "p2p_copy.h"
+#include "event.h"
 #include "pvar.h"
 #include "runtime.h"
 
@@ -339,6 +340,8 @@ static int copy_cma(struct request *r, int src, const struct layout *from, uint6
 		return 0;	/* the sender went away (ESRCH): the job ends */
 	copy_tell(SHM_JOB_COPY_CMA);
 	pvar_c.rndv_cma++;
+	if (event_wanted(EVENT_P2P_RNDV))
+		event_p2p_rndv(r, EVENT_RNDV_CMA);
 	return 1;
 }
 
@@ -366,6 +369,8 @@ int copy_pull(struct request *r, int src, const void *desc, uint32_t len)
 			pull_mapped(&from, r, bytes);
 			copy_tell(SHM_JOB_COPY_MAPPED);
 			pvar_c.rndv_mapped++;
+			if (event_wanted(EVENT_P2P_RNDV))
+				event_p2p_rndv(r, EVENT_RNDV_MAPPED);
 			return 1;
 		}
 	}
