@@ -69,7 +69,12 @@ static __thread unsigned runtime_depth;
 
 void runtime_gate(void)
 {
-	rt.gate = rt.phase != RUNTIME_ACTIVE || rt.multi || event_gated;
+	int gate = rt.phase != RUNTIME_ACTIVE || rt.multi || event_gated;
+
+	/* written only when it changes: under MPI_THREAD_MULTIPLE it stays 1
+	 * while other threads read it */
+	if (rt.gate != gate)
+		rt.gate = gate;
 }
 
 int runtime_enter_slow(const char *call)

@@ -28,6 +28,7 @@
  *   ok errors     the error classes of bad indices, handles and arguments
  * Under an MPI that does not have these event types (they are shmpi's) the
  * parts that need them print "skip"; the rest checks the calls alone.
+ * `mpit_events multiple` initializes with MPI_THREAD_MULTIPLE.
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -636,8 +637,14 @@ int main(int argc, char **argv)
 	/* not before MPI_T_init_thread */
 	if (MPI_T_event_get_num(&num) != MPI_T_ERR_NOT_INITIALIZED)
 		return 2;
-	tu_init(&argc, &argv);
+	if (argc > 1 && strcmp(argv[1], "multiple") == 0) {
+		CHECK_MPI(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
+		CHECK(provided == MPI_THREAD_MULTIPLE);
+	} else {
+		tu_init(&argc, &argv);
+	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	tu_rank = rank;
 	MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 	strong = p && strcmp(p, "strong") == 0;
 	main_thread = pthread_self();
