@@ -19,6 +19,7 @@
  *                 exclusive lock rank 0 holds: the wait's begin and end,
  *                 target, mode and the time waited; a handle on another
  *                 window sees nothing
+ *   ok locks private  the same on a window of malloc'd memory
  *   ok dropped    (2 ranks or more) 100 unexpected messages in one call of
  *                 rank 0, with a callback that runs only at the call's end:
  *                 the oldest reach it in order, the dropped handler counts
@@ -410,16 +411,29 @@ static void part_rndv(void)
 	done("rndv");
 }
 
-static void part_locks(void)
+/* Rank 1 waits about 100 ms for the exclusive lock that rank 0 holds on
+ * target t of a window of MPI_Win_allocate (t = 0), or of MPI_Win_create
+ * on malloc'd memory (priv: the private path; t = 1, rank 1 itself, whose
+ * lock its MPI_Win_lock takes at once, and which rank 0 takes with a
+ * flush). */
+static void part_locks(int priv)
 {
 	struct seen b, e, ob;
 	MPI_T_event_registration rb = NULL, re = NULL, rob = NULL;
-	double *base, *base2;
+	double *base, *base2, one = 1;
 	MPI_Win win, win2;
 	MPI_Count t0;
+	int t = priv ? 1 : 0;
 
-	CHECK_MPI(MPI_Win_allocate(sizeof(double), sizeof(double), MPI_INFO_NULL,
-				   MPI_COMM_WORLD, &base, &win));
+	if (priv) {
+		base = calloc(1, sizeof(double));
+		CHECK(base);
+		CHECK_MPI(MPI_Win_create(base, sizeof(double), sizeof(double), MPI_INFO_NULL,
+					 MPI_COMM_WORLD, &win));
+	} else {
+		CHECK_MPI(MPI_Win_allocate(sizeof(double), sizeof(double), MPI_INFO_NULL,
+					   MPI_COMM_WORLD, &base, &win));
+	}
 	CHECK_MPI(MPI_Win_allocate(sizeof(double), sizeof(double), MPI_INFO_NULL,
 				   MPI_COMM_WORLD, &base2, &win2));
 	if (have) {
@@ -427,25 +441,31 @@ static void part_locks(void)
 		re = handle(K_END, &win, MPI_T_CB_REQUIRE_THREAD_SAFE, &e);
 		rob = handle(K_BEGIN, &win2, MPI_T_CB_REQUIRE_MPI_RESTRICTED, &ob);
 	}
-	if (rank == 0)
-		CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 0) {
+		CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, win));
+		if (priv) {
+			CHECK_MPI(MPI_Put(&one, 1, MPI_DOUBLE, t, 0, 1, MPI_DOUBLE, win));
+			CHECK_MPI(MPI_Win_flush(t, win));
+		}
+	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (rank == 0) {
 		tu_sleep_ms(100 * tu_time_scale());
-		CHECK_MPI(MPI_Win_unlock(0, win));
+		CHECK_MPI(MPI_Win_unlock(t, win));
 	} else if (rank == 1) {
 		if (have)
 			CHECK_MPI(MPI_T_source_get_timestamp(0, &t0));
-		CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
-		CHECK_MPI(MPI_Win_unlock(0, win));
+		CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, win));
+		CHECK_MPI(MPI_Win_unlock(t, win));
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	if (have) {
 		CHECK(b.calls == (rank == 1) && e.calls == (rank == 1) && ob.calls == 0);
 		if (rank == 1) {
-			/* target 0, exclusive (item 1 of rma_lock_mode) */
-			CHECK(b.data[0] == 0 && b.data[1] == 1);
-			CHECK(e.data[0] == 0 && e.data[1] == 1);
+			/* target t, exclusive (item 1 of rma_lock_mode) */
+			CHECK(b.data[0] == t && b.data[1] == 1);
+			CHECK(e.data[0] == t && e.data[1] == 1);
 			CHECK(e.count_elem >= 50000000 && e.count_elem < 60000000000LL);
 			CHECK(t0 <= b.stamp && b.stamp <= e.stamp);
 			CHECK(e.stamp - b.stamp <= e.count_elem + 10000000);
@@ -458,7 +478,9 @@ static void part_locks(void)
 	}
 	CHECK_MPI(MPI_Win_free(&win2));
 	CHECK_MPI(MPI_Win_free(&win));
-	done("locks");
+	if (priv)
+		free(base);
+	done(priv ? "locks private" : "locks");
 }
 
 static MPI_Count dropped_count;
@@ -653,7 +675,8 @@ int main(int argc, char **argv)
 	part_unexpected();
 	part_rndv();
 	if (nranks >= 2) {
-		part_locks();
+		part_locks(0);
+		part_locks(1);
 		part_dropped();
 	}
 	part_free();
