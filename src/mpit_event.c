@@ -30,7 +30,9 @@
  * callbacks, the buffers, the counts of dropped events) and the bits of
  * event_on; it is taken by the raise functions (inside the engine's lock
  * when the engine raises: the order is always the engine's lock, then
- * ev_lock), by delivery and by the MPI_T event calls.  A callback of the
+ * ev_lock; the MPI_T calls that look at handle tables hold the lock of
+ * MPI_THREAD_MULTIPLE for it, never under ev_lock), by delivery and by
+ * the MPI_T event calls.  A callback of the
  * library's places runs under ev_lock, so a handle cannot be freed while
  * one runs, and it may call only the event-instance calls, which take no
  * lock (MPI_T_event_read, _copy, _get_timestamp, _get_source, and
@@ -356,6 +358,7 @@ static void event_handles_changed(void)
  * MPI_Init or after MPI_Finalize: MPI_INFO_NULL). */
 static MPI_Info event_info_new(void)
 {
+	runtime_hold();		/* the handle tables: MPI_THREAD_MULTIPLE's lock */
 	struct info *i = rt.phase == RUNTIME_ACTIVE ? info_alloc(1) : NULL;
 
 	return i ? i->handle : MPI_INFO_NULL;
@@ -365,6 +368,7 @@ static MPI_Info event_info_new(void)
  * every hint is ignored). */
 static int event_info_ok(MPI_Info info)
 {
+	runtime_hold();
 	return info == MPI_INFO_NULL || (rt.phase == RUNTIME_ACTIVE && info_get(info));
 }
 
@@ -485,6 +489,7 @@ API(int, T_event_get_index, (const char *name, int *event_index))
 static int event_bind(struct MPI_T_event_registration_s *h, enum event_type t,
 		      void *obj_handle)
 {
+	runtime_hold();
 	struct comm *c;
 
 	if (!obj_handle || rt.phase != RUNTIME_ACTIVE)
@@ -611,11 +616,14 @@ API(int, T_event_register_callback, (MPI_T_event_registration event_registration
 				     MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data,
 				     MPI_T_event_cb_function event_cb_function))
 {
+	/* the info first: its check takes MPI_THREAD_MULTIPLE's lock, which
+	 * comes before ev_lock */
+	int info_ok = event_info_ok(info);
 	int rc = event_handle_lock(event_registration);
 
 	if (rc != MPI_SUCCESS)
 		return rc;
-	if (!event_safety_ok(cb_safety) || !event_info_ok(info)) {
+	if (!event_safety_ok(cb_safety) || !info_ok) {
 		rc = MPI_T_ERR_INVALID;
 	} else {
 		/* a NULL function takes the level's callback away */
@@ -625,8 +633,6 @@ API(int, T_event_register_callback, (MPI_T_event_registration event_registration
 	pthread_mutex_unlock(&ev_lock);
 	return rc;
 }
-
-
 
 API(int, T_event_set_dropped_handler, (MPI_T_event_registration event_registration,
 				       MPI_T_event_dropped_cb_function dropped_cb_function))
