@@ -265,6 +265,7 @@ typedef struct MPI_T_cvar_handle_s *MPI_T_cvar_handle;
 #define MPI_T_BIND_MPI_WIN 8
 #define MPI_T_BIND_MPI_MESSAGE 9
 #define MPI_T_BIND_MPI_INFO 10
+#define MPI_T_BIND_MPI_SESSION 11
 #define MPI_T_SCOPE_CONSTANT 0
 #define MPI_T_SCOPE_READONLY 1
 #define MPI_T_SCOPE_LOCAL 2
@@ -289,6 +290,20 @@ typedef struct MPI_T_pvar_handle_s *MPI_T_pvar_handle;
 #define MPI_T_PVAR_CLASS_AGGREGATE 7
 #define MPI_T_PVAR_CLASS_TIMER 8
 #define MPI_T_PVAR_CLASS_GENERIC 9
+
+/* the tool information interface: events and their sources (MPI 4.1, section 15.3.8) */
+typedef struct MPI_T_event_registration_s *MPI_T_event_registration;
+typedef struct MPI_T_event_instance_s *MPI_T_event_instance;
+typedef enum MPI_T_cb_safety {
+	MPI_T_CB_REQUIRE_NONE = 0,
+	MPI_T_CB_REQUIRE_MPI_RESTRICTED,
+	MPI_T_CB_REQUIRE_THREAD_SAFE,
+	MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order {
+	MPI_T_SOURCE_ORDERED = 0,
+	MPI_T_SOURCE_UNORDERED
+} MPI_T_source_order;
 
 /* predefined attribute keyvals */
 #define MPI_TAG_UB 1
@@ -438,7 +453,9 @@ typedef struct MPI_T_pvar_handle_s *MPI_T_pvar_handle;
 #define MPI_T_ERR_INVALID 73
 /* MPI 4.1, section 9.4, table 9.1 */
 #define MPI_ERR_SESSION 74
-#define MPI_ERR_LASTCODE 74
+/* MPI 4.1, section 15.3.10 */
+#define MPI_T_ERR_NOT_SUPPORTED 75
+#define MPI_ERR_LASTCODE 75
 
 /* ---- callback types ---------------------------------------------------- */
 
@@ -456,6 +473,9 @@ typedef void MPI_Session_errhandler_function(MPI_Session *, int *, ...);
 
 typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state, void *attribute_val_in, void *attribute_val_out, int *flag);
 typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void *attribute_val, void *extra_state);
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance, MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count, MPI_T_event_registration event_registration, int source_index, MPI_T_cb_safety cb_safety, void *user_data);
 
 typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
 typedef int MPI_Grequest_free_function(void *extra_state);
@@ -1045,6 +1065,28 @@ SHMPI_DECLARE(int, T_category_get_cvars, (int cat_index, int len, int indices[])
 SHMPI_DECLARE(int, T_category_get_pvars, (int cat_index, int len, int indices[]))
 SHMPI_DECLARE(int, T_category_get_categories, (int cat_index, int len, int indices[]))
 SHMPI_DECLARE(int, T_category_changed, (int *stamp))
+SHMPI_DECLARE(int, T_category_get_num_events, (int cat_index, int *num_events))
+SHMPI_DECLARE(int, T_category_get_events, (int cat_index, int len, int indices[]))
+
+/* the tool information interface: events and their sources */
+SHMPI_DECLARE(int, T_source_get_num, (int *num_sources))
+SHMPI_DECLARE(int, T_source_get_info, (int source_index, char *name, int *name_len, char *desc, int *desc_len, MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks, MPI_Info *info))
+SHMPI_DECLARE(int, T_source_get_timestamp, (int source_index, MPI_Count *timestamp))
+SHMPI_DECLARE(int, T_event_get_num, (int *num_events))
+SHMPI_DECLARE(int, T_event_get_info, (int event_index, char *name, int *name_len, int *verbosity, MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements, MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind))
+SHMPI_DECLARE(int, T_event_get_index, (const char *name, int *event_index))
+SHMPI_DECLARE(int, T_event_handle_alloc, (int event_index, void *obj_handle, MPI_Info info, MPI_T_event_registration *event_registration))
+SHMPI_DECLARE(int, T_event_handle_set_info, (MPI_T_event_registration event_registration, MPI_Info info))
+SHMPI_DECLARE(int, T_event_handle_get_info, (MPI_T_event_registration event_registration, MPI_Info *info_used))
+SHMPI_DECLARE(int, T_event_register_callback, (MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info, void *user_data, MPI_T_event_cb_function event_cb_function))
+SHMPI_DECLARE(int, T_event_callback_set_info, (MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info info))
+SHMPI_DECLARE(int, T_event_callback_get_info, (MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety, MPI_Info *info_used))
+SHMPI_DECLARE(int, T_event_handle_free, (MPI_T_event_registration event_registration, void *user_data, MPI_T_event_free_cb_function free_cb_function))
+SHMPI_DECLARE(int, T_event_set_dropped_handler, (MPI_T_event_registration event_registration, MPI_T_event_dropped_cb_function dropped_cb_function))
+SHMPI_DECLARE(int, T_event_read, (MPI_T_event_instance event_instance, int element_index, void *buffer))
+SHMPI_DECLARE(int, T_event_copy, (MPI_T_event_instance event_instance, void *buffer))
+SHMPI_DECLARE(int, T_event_get_timestamp, (MPI_T_event_instance event_instance, MPI_Count *event_timestamp))
+SHMPI_DECLARE(int, T_event_get_source, (MPI_T_event_instance event_instance, int *source_index))
 
 #undef SHMPI_DECLARE
 

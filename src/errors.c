@@ -96,6 +96,7 @@ static const struct {
 	E(MPI_T_ERR_INVALID_NAME, "name doesn't match"),
 	E(MPI_T_ERR_INVALID, "invalid use of the interface or bad parameter value(s)"),
 	E(MPI_ERR_SESSION, "invalid session handle"),
+	E(MPI_T_ERR_NOT_SUPPORTED, "requested functionality not supported"),
 #undef E
 };
 

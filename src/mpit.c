@@ -101,6 +101,7 @@ API(int, T_finalize, (void))
 			free(h);
 		}
 		mpit_pvar_fini();
+		mpit_event_fini();
 	}
 	return MPI_SUCCESS;
 }
@@ -280,17 +281,40 @@ static int mpit_enum_arg(MPI_T_enum e, int *knob)
 	return MPI_T_ERR_INVALID_HANDLE;
 }
 
+/* The name and items of e, a knob's or an event element's enumeration:
+ * the number of items, or an error class (negated). */
+static int mpit_enum_items(MPI_T_enum e, int index, const char **name, char *item,
+			   size_t item_len)
+{
+	const char *const *items;
+	int k, n, rc = mpit_enum_arg(e, &k);
+
+	if (rc == MPI_SUCCESS) {
+		*name = shm_knobs[k].name;
+		return shm_knob_choice((enum shm_knob_id)k, index, item, item_len);
+	}
+	if (rc != MPI_T_ERR_INVALID_HANDLE)
+		return -rc;
+	n = mpit_event_enum(e, name, &items);
+	if (n < 0)
+		return -MPI_T_ERR_INVALID_HANDLE;
+	if (index >= 0 && index < n)
+		snprintf(item, item_len, "%s", items[index]);
+	return n;
+}
+
 API(int, T_enum_get_info, (MPI_T_enum enumtype, int *num, char *name, int *name_len))
 {
 	char item[MPIT_STR];
-	int k, rc = mpit_enum_arg(enumtype, &k);
+	const char *ename;
+	int n = mpit_enum_items(enumtype, 0, &ename, item, sizeof(item));
 
-	if (rc != MPI_SUCCESS)
-		return rc;
+	if (n < 0)
+		return -n;
 	if (!num)
 		return MPI_T_ERR_INVALID;
-	*num = shm_knob_choice((enum shm_knob_id)k, 0, item, sizeof(item));
-	mpit_string(shm_knobs[k].name, name, name_len);
+	*num = n;
+	mpit_string(ename, name, name_len);
 	return MPI_SUCCESS;
 }
 
@@ -298,11 +322,12 @@ API(int, T_enum_get_item, (MPI_T_enum enumtype, int index, int *value, char *nam
 			   int *name_len))
 {
 	char item[MPIT_STR];
-	int k, rc = mpit_enum_arg(enumtype, &k);
+	const char *ename;
+	int n = mpit_enum_items(enumtype, index, &ename, item, sizeof(item));
 
-	if (rc != MPI_SUCCESS)
-		return rc;
-	if (index < 0 || index >= shm_knob_choice((enum shm_knob_id)k, index, item, sizeof(item)))
+	if (n < 0)
+		return -n;
+	if (index < 0 || index >= n)
 		return MPI_T_ERR_INVALID_ITEM;
 	if (!value)
 		return MPI_T_ERR_INVALID;

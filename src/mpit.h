@@ -36,4 +36,15 @@ enum mpit_cat mpit_pvar_cat(int i);
 /* The last MPI_T_finalize: every session and handle goes. */
 void mpit_pvar_fini(void);
 
+/* The event types (mpit_event.c): how many, and the category of type i. */
+int mpit_event_count(void);
+enum mpit_cat mpit_event_cat(int i);
+
+/* The enumerations of the events' elements: the number of items of e, its
+ * name and items, or -1 when e is not one of them. */
+int mpit_event_enum(MPI_T_enum e, const char **name, const char *const **items);
+
+/* The last MPI_T_finalize: every event handle goes. */
+void mpit_event_fini(void);
+
 #endif

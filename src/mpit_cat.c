@@ -2,7 +2,8 @@
  * The MPI_T categories (MPI 3.1, section 14.3.8): a fixed tree.  "shmpi"
  * holds the other four and the knobs that belong to none of them; "rma",
  * "p2p" and "progress" hold the performance variables of their part and
- * the knobs that tune it; "placement" holds the knobs of binding and memory
+ * the knobs that tune it, "rma" and "p2p" the event types of their part
+ * too (MPI 4.1, section 15.3.9); "placement" holds the knobs of binding and memory
  * placement.  The tree never changes while the library runs, so
  * MPI_T_category_changed always gives the same stamp.
  */
@@ -46,7 +47,7 @@ static const enum mpit_cat knob_cat[SHM_KNOB_COUNT] = {
 	[SHM_KNOB_ADVERSARIAL] = MPIT_CAT_RMA,
 };
 
-enum member { CVARS, PVARS, CATEGORIES };
+enum member { CVARS, PVARS, EVENTS, CATEGORIES };
 
 /* Whether item i of kind `what` belongs to category c. */
 static int cat_has(int c, enum member what, int i)
@@ -56,6 +57,8 @@ static int cat_has(int c, enum member what, int i)
 		return knob_cat[i] == (enum mpit_cat)c;
 	case PVARS:
 		return mpit_pvar_cat(i) == (enum mpit_cat)c;
+	case EVENTS:
+		return mpit_event_cat(i) == (enum mpit_cat)c;
 	case CATEGORIES:
 		return c == MPIT_CAT_SHMPI && i != MPIT_CAT_SHMPI;
 	}
@@ -64,8 +67,17 @@ static int cat_has(int c, enum member what, int i)
 
 static int cat_size(enum member what)
 {
-	return what == CVARS ? SHM_KNOB_COUNT : what == PVARS ? mpit_pvar_count() :
-	       MPIT_CAT_COUNT;
+	switch (what) {
+	case CVARS:
+		return SHM_KNOB_COUNT;
+	case PVARS:
+		return mpit_pvar_count();
+	case EVENTS:
+		return mpit_event_count();
+	case CATEGORIES:
+		break;
+	}
+	return MPIT_CAT_COUNT;
 }
 
 /* The first len members of kind `what` into indices (all of them into
@@ -148,6 +160,18 @@ API(int, T_category_get_pvars, (int cat_index, int len, int indices[]))
 API(int, T_category_get_categories, (int cat_index, int len, int indices[]))
 {
 	return cat_members(cat_index, CATEGORIES, len, indices, NULL);
+}
+
+API(int, T_category_get_num_events, (int cat_index, int *num_events))
+{
+	if (!num_events)
+		return mpit_inits == 0 ? MPI_T_ERR_NOT_INITIALIZED : MPI_T_ERR_INVALID;
+	return cat_members(cat_index, EVENTS, 0, NULL, num_events);
+}
+
+API(int, T_category_get_events, (int cat_index, int len, int indices[]))
+{
+	return cat_members(cat_index, EVENTS, len, indices, NULL);
 }
 
 API(int, T_category_changed, (int *stamp))

@@ -56,6 +56,7 @@
 #include "knobs.h"
 #include "mem.h"
 #include "p2p_copy.h"
+#include "event.h"
 #include "pvar.h"
 #include "runtime.h"
 
@@ -575,6 +576,8 @@ static int copy_cma(struct request *r, int src, const struct layout *from, uint6
 	}
 	copy_tell(SHM_JOB_COPY_CMA);
 	pvar_c.rndv_cma++;
+	if (event_wanted(EVENT_P2P_RNDV))
+		event_p2p_rndv(r, EVENT_RNDV_CMA);
 	return 1;
 }
 
@@ -603,6 +606,8 @@ int copy_pull(struct request *r, int src, const struct pkt *rts, const void *des
 			pull_mapped(&from, r, bytes);
 			copy_tell(SHM_JOB_COPY_MAPPED);
 			pvar_c.rndv_mapped++;
+			if (event_wanted(EVENT_P2P_RNDV))
+				event_p2p_rndv(r, EVENT_RNDV_MAPPED);
 			return 1;
 		}
 	}

@@ -43,6 +43,7 @@
 #include "p2p_copy.h"
 #include "pool.h"
 #include "progress_int.h"
+#include "event.h"
 #include "pvar.h"
 #include "runtime.h"
 
@@ -370,6 +371,8 @@ static void recv_rts(struct request *r, int src, const struct pkt *pkt,
 		return;
 	}
 	pvar_c.rndv_pipeline++;
+	if (event_wanted(EVENT_P2P_RNDV))
+		event_p2p_rndv(r, EVENT_RNDV_PIPELINE);
 	req_list_append(&eng.receiving, r);
 	if ((const void *)r == eng.wait_arg)
 		state_wait_refine(WAIT_RECV_DATA, src);
@@ -397,6 +400,8 @@ static void unexp_add(int src, const struct pkt *pkt, const void *data, uint32_t
 		eng.unexp_head = u;
 	eng.unexp_tail = u;
 	pvar_unexpected_add();
+	if (event_wanted(EVENT_P2P_UNEXPECTED))
+		event_p2p_unexpected(pkt->ctx, src, pkt->tag, pkt->size);
 }
 
 /* The oldest unexpected message that a receive of (src_world or -1 for any

@@ -50,6 +50,7 @@
 #include "api.h"
 #include "errhandler.h"
 #include "progress.h"
+#include "event.h"
 #include "pvar.h"
 #include "rma_pkt.h"
 #include "rma.h"
@@ -229,6 +230,8 @@ static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call
 		held_all_upto(w, target);
 	state_block(call, WAIT_WIN_LOCK, comm_world_rank(w->comm, target), (int)kind,
 		    w->comm->ctx);
+	if (event_wanted(EVENT_RMA_LOCK_WAIT_BEGIN))
+		event_rma_lock(EVENT_RMA_LOCK_WAIT_BEGIN, w, target, (int)kind, 0);
 	if (w->node_taken) {
 		/* another thread of this rank waits on the node (only under
 		 * MPI_THREAD_MULTIPLE): nobody will ring for this ticket, so
@@ -243,6 +246,9 @@ static __attribute__((noinline)) void lock_wait(struct win *w, enum call_id call
 	}
 	state_unblock(call);
 	pvar_lock_waited(start);
+	if (event_wanted(EVENT_RMA_LOCK_WAIT_END))
+		event_rma_lock(EVENT_RMA_LOCK_WAIT_END, w, target, (int)kind,
+			       pvar_now_ns() - start);
 }
 
 /* Wake the waiters that a departure from target's lock granted. */

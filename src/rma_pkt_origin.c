@@ -27,6 +27,7 @@
 #include "op.h"
 #include "p2p_copy.h"
 #include "progress.h"
+#include "event.h"
 #include "pvar.h"
 #include "rma.h"
 #include "rma_pkt.h"
@@ -584,9 +585,16 @@ static void pt_acquire(struct pkt_target *pt, int lock, enum call_id call)
 	progress_unlock();
 	if (!granted) {
 		uint64_t start = pvar_now_ns();	/* the slow path: the clock is for it */
+		int mode = lock == RMA_LOCK_EXCLUSIVE ? SHM_RANK_LOCK_EXCLUSIVE :
+			   SHM_RANK_LOCK_SHARED;
 
+		if (event_wanted(EVENT_RMA_LOCK_WAIT_BEGIN))
+			event_rma_lock(EVENT_RMA_LOCK_WAIT_BEGIN, pt->w, pt->target, mode, 0);
 		pt_wait(pt, call);
 		pvar_lock_waited(start);
+		if (event_wanted(EVENT_RMA_LOCK_WAIT_END))
+			event_rma_lock(EVENT_RMA_LOCK_WAIT_END, pt->w, pt->target, mode,
+				       pvar_now_ns() - start);
 	}
 }
 

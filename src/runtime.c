@@ -25,6 +25,7 @@
 #include "coll.h"
 #include "comm.h"
 #include "errhandler.h"
+#include "event.h"
 #include "datatype.h"
 #include "grequest.h"
 #include "group.h"
@@ -62,11 +63,27 @@ static void runtime_die(const char *fmt, ...)
 	_exit(1);
 }
 
+/* Calls nested in this thread's calls that took the slow entry (the
+ * outermost one delivers buffered MPI_T events as it ends). */
+static __thread unsigned runtime_depth;
+
+void runtime_gate(void)
+{
+	int gate = rt.phase != RUNTIME_ACTIVE || rt.multi || event_gated;
+
+	/* written only when it changes: under MPI_THREAD_MULTIPLE it stays 1
+	 * while other threads read it */
+	if (rt.gate != gate)
+		rt.gate = gate;
+}
+
 int runtime_enter_slow(const char *call)
 {
 	if (rt.phase != RUNTIME_ACTIVE)
 		runtime_not_active(call);
-	serial_lock();
+	if (rt.multi)
+		serial_lock();
+	runtime_depth++;
 	return 1;
 }
 
@@ -74,13 +91,19 @@ int runtime_hold_slow(void)
 {
 	if (rt.phase != RUNTIME_ACTIVE)
 		return 0;
-	serial_lock();
+	if (rt.multi)
+		serial_lock();
+	runtime_depth++;
 	return 1;
 }
 
 void runtime_leave_slow(void)
 {
-	serial_unlock();
+	/* relaxed: event_deliver looks under the events' lock */
+	if (--runtime_depth == 0 && atomic_load_explicit(&event_pending, memory_order_relaxed))
+		event_deliver();
+	if (rt.multi)
+		serial_unlock();
 }
 
 void runtime_not_active(const char *call)
@@ -278,7 +301,7 @@ void runtime_up(const char *call, int required, int *argc, char ***argv)
 	rma_pkt_init();
 	adv_init(rt.rank);
 	rt.phase = RUNTIME_ACTIVE;
-	rt.gate = rt.multi;
+	runtime_gate();
 	atomic_store_explicit(&rt.self->pid, getpid(), memory_order_relaxed);
 	/* release: the launcher and peers that see the phase see the pid */
 	atomic_store_explicit(&rt.self->phase, SHM_RANK_INITIALIZED,

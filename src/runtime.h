@@ -52,8 +52,15 @@ void runtime_not_active(const char *call) __attribute__((noreturn));
 void runtime_up(const char *call, int required, int *argc, char ***argv);
 void runtime_down(void);
 
+/* Set the gate from what needs the slow entry: the library not active,
+ * MPI_THREAD_MULTIPLE, or an MPI_T event handle (event.h), whose buffered
+ * events the end of each outermost call delivers. */
+void runtime_gate(void);
+
 /* The slow entry: ends the process when the library is not active, else
- * takes the lock of MPI_THREAD_MULTIPLE and returns 1. */
+ * takes the lock of MPI_THREAD_MULTIPLE (if that is the level) and
+ * returns 1; runtime_leave_slow undoes it at the end of the call and, at
+ * the end of the outermost one, delivers the buffered MPI_T events. */
 int runtime_enter_slow(const char *call);
 
 static inline int runtime_enter(const char *call)
