@@ -33,8 +33,9 @@ int p2p_check_data(const char *call, const void *buf, MPI_Count count, MPI_Datat
 	return MPI_SUCCESS;
 }
 
-static int p2p_check(const char *call, const void *buf, MPI_Count count, MPI_Datatype datatype,
-		     int peer, int tag, MPI_Comm comm, int recv, struct p2p_args *a)
+int p2p_check_slow(const char *call, const void *buf, MPI_Count count,
+		   MPI_Datatype datatype, int peer, int tag, MPI_Comm comm, int recv,
+		   struct p2p_args *a)
 {
 	struct comm *c = comm_get(comm);
 	struct datatype *dt;
@@ -57,18 +58,6 @@ static int p2p_check(const char *call, const void *buf, MPI_Count count, MPI_Dat
 	a->comm = c;
 	a->dt = dt;
 	return MPI_SUCCESS;
-}
-
-int p2p_check_send(const char *call, const void *buf, MPI_Count count, MPI_Datatype dt,
-		   int dest, int tag, MPI_Comm comm, struct p2p_args *a)
-{
-	return p2p_check(call, buf, count, dt, dest, tag, comm, 0, a);
-}
-
-int p2p_check_recv(const char *call, const void *buf, MPI_Count count, MPI_Datatype dt,
-		   int source, int tag, MPI_Comm comm, struct p2p_args *a)
-{
-	return p2p_check(call, buf, count, dt, source, tag, comm, 1, a);
 }
 
 int p2p_err_bsend(const char *call, MPI_Comm comm, int errclass, MPI_Count count,

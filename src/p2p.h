@@ -24,10 +24,49 @@ struct p2p_args {
 int p2p_check_data(const char *call, const void *buf, MPI_Count count, MPI_Datatype datatype,
 		   MPI_Comm comm, struct datatype **dt);
 
-int p2p_check_send(const char *call, const void *buf, MPI_Count count, MPI_Datatype dt,
-		   int dest, int tag, MPI_Comm comm, struct p2p_args *a);
-int p2p_check_recv(const char *call, const void *buf, MPI_Count count, MPI_Datatype dt,
-		   int source, int tag, MPI_Comm comm, struct p2p_args *a);
+/* Every check of p2p_check, each raised with its own message (out of
+ * line: p2p_check calls it only when its look finds something wrong). */
+int p2p_check_slow(const char *call, const void *buf, MPI_Count count,
+		   MPI_Datatype datatype, int peer, int tag, MPI_Comm comm, int recv,
+		   struct p2p_args *a) __attribute__((cold));
+
+/* The arguments of a send (recv 0: dest) or a receive (recv 1: source,
+ * which may be MPI_ANY_SOURCE, and tag MPI_ANY_TAG): MPI_SUCCESS and *a,
+ * or the error class raised.  Valid arguments, the common case, cost a
+ * few compares here, inline. */
+static inline int p2p_check(const char *call, const void *buf, MPI_Count count,
+			    MPI_Datatype datatype, int peer, int tag, MPI_Comm comm, int recv,
+			    struct p2p_args *a)
+{
+	struct comm *c = comm_get(comm);
+	struct datatype *dt = dt_get(datatype);
+
+	/* (peer, of an intercommunicator: a rank of the remote group) */
+	if (__builtin_expect(c && dt && dt->committed && count >= 0 &&
+			     (buf || !count || !dt->size || !handle_is_builtin(datatype)) &&
+			     (peer >= 0 ? peer < comm_peer_size(c) :
+			      peer == MPI_PROC_NULL || (recv && peer == MPI_ANY_SOURCE)) &&
+			     (tag >= 0 || (recv && tag == MPI_ANY_TAG)), 1)) {
+		a->comm = c;
+		a->dt = dt;
+		return MPI_SUCCESS;
+	}
+	return p2p_check_slow(call, buf, count, datatype, peer, tag, comm, recv, a);
+}
+
+static inline int p2p_check_send(const char *call, const void *buf, MPI_Count count,
+				 MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+				 struct p2p_args *a)
+{
+	return p2p_check(call, buf, count, dt, dest, tag, comm, 0, a);
+}
+
+static inline int p2p_check_recv(const char *call, const void *buf, MPI_Count count,
+				 MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+				 struct p2p_args *a)
+{
+	return p2p_check(call, buf, count, dt, source, tag, comm, 1, a);
+}
 
 /* Fill a receive request (not started) of count elements of a->dt. */
 struct request;
