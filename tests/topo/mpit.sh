@@ -13,7 +13,7 @@ for k in $knobs; do
 done
 expect_eq "one variable per knob" "$(grep -c '^cvar ' "$TMP/out")" "$(echo "$knobs" | wc -l)"
 expect_eq "writable ones" "$(grep '^cvar [A-Z_]* [a-z]* rw ' "$TMP/out" | cut -d' ' -f2 | tr '\n' ' ')" \
-	"SHMPI_PROGRESS SHMPI_SPINS SHMPI_SPINS_OVERSUBSCRIBED SHMPI_OVERSUBSCRIBED SHMPI_NUMA SHMRUN_REPORT_BINDINGS SHMPI_MEMBARRIER SHMPI_YIELDS SHMPI_SINGLE_COPY SHMPI_SINGLE_COPY_MIN "
+	"SHMPI_PROGRESS SHMPI_SPINS SHMPI_SPINS_OVERSUBSCRIBED SHMPI_OVERSUBSCRIBED SHMPI_NUMA SHMRUN_REPORT_BINDINGS SHMPI_MEMBARRIER SHMPI_YIELDS SHMPI_SINGLE_COPY SHMPI_SINGLE_COPY_MIN SHMPI_SINGLE_COPY_SHARE "
 expect_match "defaults" "$(tr '\n' ' ' <"$TMP/out")" \
 	"cvar SHMPI_PROGRESS enum rw weak cvar SHMPI_SPINS int rw 4000 cvar SHMPI_SPINS_OVERSUBSCRIBED int rw 7 cvar SHMPI_OVERSUBSCRIBED enum rw auto cvar SHMPI_NUMA enum rw owner"
 
