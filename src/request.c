@@ -18,6 +18,7 @@
 #include "errhandler.h"
 #include "grequest.h"
 #include "p2p.h"
+#include "part.h"
 #include "pool.h"
 #include "progress.h"
 #include "request.h"
@@ -173,7 +174,7 @@ void req_status(const struct request *r, MPI_Status *status)
 {
 	if (status == MPI_STATUS_IGNORE)
 		return;
-	if (r->kind != REQ_RECV) {
+	if (r->kind != REQ_RECV && r->kind != REQ_PRECV) {
 		req_status_empty(status);
 		status->MPI_ERROR = r->st_error;
 		return;
@@ -285,7 +286,7 @@ static void req_block(enum call_id id, const struct request *r)
 	peer = r->kind == REQ_RECV ?
 	       (r->peer == MPI_ANY_SOURCE ? -1 : comm_world_rank(r->comm, r->peer)) :
 	       r->peer_world;
-	state_block(id, r->kind == REQ_RECV ? WAIT_RECV :
+	state_block(id, r->kind == REQ_RECV || r->kind == REQ_PRECV ? WAIT_RECV :
 		    r->kind == REQ_COLL ? WAIT_COLL_DATA : WAIT_SEND, peer, r->tag,
 		    r->comm ? r->comm->ctx : 0);
 }
@@ -700,6 +701,13 @@ API(int, Request_free, (MPI_Request *request))
 					"the free callback failed");
 		return MPI_SUCCESS;
 	}
+	/* MPI 4.1, section 4.2.1: freeing an active partitioned request
+	 * before it completes is erroneous (its partitions may still be
+	 * marked ready) */
+	if (part_is(r) && r->active && !req_is_complete(r))
+		return err_comm(r->comm->handle, "MPI_Request_free", MPI_ERR_REQUEST,
+				"request", "is an active partitioned request: complete "
+				"it first");
 	/* the operation goes on; the engine releases it when it completes
 	 * (under the engine's lock: the progress thread may complete it) */
 	progress_lock();
@@ -834,6 +842,15 @@ API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype,
 	return rc;
 }
 
+/* Start an inactive persistent request. */
+static void req_start_one(struct request *r)
+{
+	if (part_is(r))
+		part_start(r);
+	else
+		p2p_start(r);
+}
+
 static int req_start(const char *call, MPI_Request h)
 {
 	struct request *r = h == MPI_REQUEST_NULL ? NULL : req_get(h);
@@ -844,7 +861,7 @@ static int req_start(const char *call, MPI_Request h)
 	if (r->active)
 		return err_comm(r->comm->handle, call, MPI_ERR_REQUEST, "request",
 				"is already active");
-	p2p_start(r);
+	req_start_one(r);
 	return MPI_SUCCESS;
 }
 
@@ -874,7 +891,7 @@ API(int, Startall, (int count, MPI_Request array_of_requests[]))
 					"inactive persistent request", i);
 	}
 	for (int i = 0; i < count; i++)
-		p2p_start(req_get(array_of_requests[i]));
+		req_start_one(req_get(array_of_requests[i]));
 	return MPI_SUCCESS;
 }
 
