@@ -12,11 +12,13 @@
  *                           partitions (thread t those with i % T == t)
  *   part dtype              a vector send type, received into a vector
  *                           type and into plain ints
- *   part procnull           MPI_PROC_NULL on both sides
+ *   part procnull           MPI_PROC_NULL on both sides (MPICH 4.0 crashes)
  *   part early P            rank 0 marks partition 0 of P, then waits until
  *                           rank 1 saw it arrive (MPI_Parrived) before it
  *                           marks the others: the consumer sees an early
- *                           partition before the last is ready
+ *                           partition before the last is ready (MPICH 4.0
+ *                           moves nothing before every partition is ready,
+ *                           as the standard allows: it hangs)
  *   part order              two partitioned sends of one (source, tag)
  *                           match the receives in initialization order
  *   part errors             MPI_ERRORS_RETURN: MPI_Pready twice, out of
@@ -110,9 +112,12 @@ static void test_ring(int sp, int rp, const char *how)
 		CHECK(count == TOTAL);
 		for (int i = 0; i < TOTAL; i++)
 			CHECK(rbuf[i] == value(round, from, i));
-		/* inactive now: MPI_Parrived says true */
+#ifdef SHMPI
+		/* inactive now: MPI_Parrived says true (MPI 4.1, section
+		 * 4.2.2; MPICH 4.0 raises an error) */
 		CHECK_MPI(MPI_Parrived(rreq, 0, &flag));
 		CHECK(flag);
+#endif
 		/* the sender may not write the next round before this one's
 		 * receive buffer was read */
 		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
@@ -312,7 +317,8 @@ static void test_order(void)
 	CHECK_MPI(MPI_Start(&req[0]));
 	CHECK_MPI(MPI_Start(&req[2]));
 	CHECK_MPI(MPI_Pready(0, req[0]));
-	CHECK_MPI(MPI_Waitall(2, (MPI_Request[]){ req[0], req[2] }, MPI_STATUSES_IGNORE));
+	CHECK_MPI(MPI_Wait(&req[0], MPI_STATUS_IGNORE));
+	CHECK_MPI(MPI_Wait(&req[2], MPI_STATUS_IGNORE));
 	CHECK(ra[0] == 1 && ra[3] == 4);
 	for (int i = 0; i < 4; i++)
 		CHECK_MPI(MPI_Request_free(&req[i]));
