@@ -180,7 +180,11 @@ struct part_hello {
 
 /* Under the engine's lock: receives in initialization order waiting for
  * their HELLO, HELLOs in arrival order waiting for their receive, sends
- * whose round is not open, receives whose round is not complete. */
+ * whose round is started and not open, receives whose round is started and
+ * not complete.  An entry leaves its watch list when that changes or when
+ * its request is freed, so the engine's hook never reads a request's
+ * `active`, which the application thread changes outside the engine's
+ * lock under strong progress. */
 static struct {
 	struct precv *queue;
 	struct part_hello *hellos;
@@ -256,6 +260,9 @@ static int precv_shm_create(struct precv *pr)
 		shm_seg_unlink(name);
 		return rc;
 	}
+	/* the object was open only for the reservation */
+	close(pr->seg.fd);
+	pr->seg.fd = -1;
 	pr->sh = pr->seg.base;
 	pr->sh->magic = PART_MAGIC;
 	pr->sh->version = PART_VERSION;
@@ -564,7 +571,7 @@ static void part_on_cts(int src, const struct pkt *pkt, const void *payload, uin
 		ps->seg.fd = -1;
 	}
 	/* a round started before the answer: its pending partitions */
-	if (ps->r->active)
+	if (ps->round != ps->open)
 		psend_open(ps);
 }
 
@@ -608,7 +615,7 @@ static int part_progress(void)
 	for (struct psend **l = &part.send_watch; *l;) {
 		struct psend *ps = *l;
 
-		if (ps->r->active && !psend_open(ps)) {
+		if (!psend_open(ps)) {
 			l = &ps->next;
 			continue;
 		}
@@ -619,7 +626,7 @@ static int part_progress(void)
 	for (struct precv **l = &part.recv_watch; *l;) {
 		struct precv *pr = *l;
 
-		if (pr->r->active && !req_is_complete(pr->r) && !precv_check(pr)) {
+		if (!precv_check(pr)) {
 			l = &pr->wnext;
 			continue;
 		}
