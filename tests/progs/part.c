@@ -356,8 +356,9 @@ static void test_errors(void)
 	/* a duplicate in the list: nothing of it is marked */
 	CHECK(tu_check_class(MPI_Pready_list(2, list, sreq), MPI_ERR_ARG));
 	CHECK(tu_check_class(MPI_Parrived(rreq, 4, &flag), MPI_ERR_ARG));
-	/* active, not complete: freeing it is erroneous */
-	CHECK(tu_check_class(MPI_Request_free(&rreq), MPI_ERR_REQUEST));
+	/* active, not complete (three partitions are not ready): freeing
+	 * it is erroneous */
+	CHECK(tu_check_class(MPI_Request_free(&sreq), MPI_ERR_REQUEST));
 #endif
 	(void)list;
 	(void)flag;
