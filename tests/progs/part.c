@@ -369,6 +369,27 @@ static void test_errors(void)
 	CHECK_MPI(MPI_Request_free(&sreq));
 	CHECK_MPI(MPI_Request_free(&rreq));
 	CHECK_MPI(MPI_Request_free(&preq));
+#ifdef SHMPI
+	/* sizes that differ: both sides complete with the error, the receive
+	 * buffer untouched */
+	{
+		int big[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, small[4] = { 0 };
+
+		CHECK_MPI(MPI_Psend_init(big, 2, 4, MPI_INT, to, 4, MPI_COMM_WORLD,
+					 MPI_INFO_NULL, &sreq));
+		CHECK_MPI(MPI_Precv_init(small, 2, 2, MPI_INT, from, 4, MPI_COMM_WORLD,
+					 MPI_INFO_NULL, &rreq));
+		CHECK_MPI(MPI_Start(&rreq));
+		CHECK_MPI(MPI_Start(&sreq));
+		CHECK_MPI(MPI_Pready_range(0, 1, sreq));
+		CHECK(tu_check_class(MPI_Wait(&sreq, MPI_STATUS_IGNORE), MPI_ERR_TRUNCATE));
+		CHECK(tu_check_class(MPI_Wait(&rreq, MPI_STATUS_IGNORE), MPI_ERR_TRUNCATE));
+		for (int i = 0; i < 4; i++)
+			CHECK(small[i] == 0);
+		CHECK_MPI(MPI_Request_free(&sreq));
+		CHECK_MPI(MPI_Request_free(&rreq));
+	}
+#endif
 }
 
 static void test_fatal(const char *what)
