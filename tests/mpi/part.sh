@@ -6,7 +6,8 @@
 # partitions under MPI_THREAD_MULTIPLE; derived datatypes; MPI_PROC_NULL;
 # matching in initialization order; MPI_Parrived seeing an early partition
 # before the last one is marked; the staging area (SHMPI_SINGLE_COPY=
-# pipeline); the erroneous calls, returned and fatal.
+# pipeline, or process_vm_writev refused); the erroneous calls, returned
+# and fatal.
 . "$SHMPI_TOP/tests/lib.sh"
 
 bad=
@@ -39,6 +40,18 @@ for mode in weak strong; do
 			-x SHMPI_SINGLE_COPY=pipeline --timeout 60 "$PROGS/part" $t
 	done
 done
+
+# where process_vm_writev is refused (a seccomp filter, tests/progs/
+# seccomp_deny) the matching probe finds it and the partitions are staged
+if [ -z "${SHMPI_EMULATED:-}" ]; then
+	shmrun=$SHMRUN
+	SHMRUN=$PROGS/seccomp_deny
+	for t in "ring 8 64" "threads 4" "early 8"; do
+		run_case "part $t without process_vm_writev" "ok ${t%% *}" -- \
+			process_vm_writev=EPERM "$shmrun" -n 3 --timeout 60 "$PROGS/part" $t
+	done
+	SHMRUN=$shmrun
+fi
 
 # the default handler ends the job naming the call and the argument
 for what in "twice:MPI_Pready: argument partition: partition 1 is ready already" \
