@@ -182,11 +182,12 @@ static void test_dtype(void)
 	/* send: 8 partitions of 3 vectors of 4 ints out of every 6 */
 	static int sbuf[8 * 3 * 6], rvec[8 * 3 * 6], rflat[8 * 3 * 4];
 	int to = (rank + 1) % size, from = (rank + size - 1) % size;
-	MPI_Datatype vec;
+	MPI_Datatype four, vec;
 	MPI_Request req[3];
 
-	CHECK_MPI(MPI_Type_vector(1, 4, 6, MPI_INT, &vec));
-	CHECK_MPI(MPI_Type_create_resized(vec, 0, 6 * sizeof(int), &vec));
+	CHECK_MPI(MPI_Type_vector(1, 4, 6, MPI_INT, &four));
+	CHECK_MPI(MPI_Type_create_resized(four, 0, 6 * sizeof(int), &vec));
+	CHECK_MPI(MPI_Type_free(&four));
 	CHECK_MPI(MPI_Type_commit(&vec));
 	/* two sends to `to`: the first matches the vector receive, the second
 	 * the flat one (4 partitions of 24 ints) */
