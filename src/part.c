@@ -216,10 +216,11 @@ static uint32_t part_contrib(int j, int s, int r)
 	return (uint32_t)((hi - 1) / (uint64_t)r - lo / (uint64_t)r + 1);
 }
 
+/* Wake the threads of rank waiting in MPI (its own too: under
+ * MPI_THREAD_MULTIPLE another thread of this rank may sleep in MPI_Wait). */
 static void part_wake(int rank)
 {
-	if (rank != rt.rank)
-		progress_wake_rank(rank);
+	progress_wake_rank(rank);
 }
 
 /* Receiver, under the lock: round `round` of pr may be written. */
