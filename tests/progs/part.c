@@ -9,7 +9,8 @@
  *                           in reverse order), range (MPI_Pready_range in two
  *                           halves), list (MPI_Pready_list, odd then even)
  *   part threads T          MPI_THREAD_MULTIPLE: T threads mark the 64
- *                           partitions (thread t those with i % T == t)
+ *                           partitions (thread t those with i % T == t),
+ *                           all at once, 20 rounds
  *   part dtype              a vector send type, received into a vector
  *                           type and into plain ints
  *   part procnull           MPI_PROC_NULL on both sides (MPICH 4.0 crashes)
@@ -129,15 +130,20 @@ static void test_ring(int sp, int rp, const char *how)
 
 #define TPARTS 64
 
+#define TROUNDS 20
+
 struct marker {
 	MPI_Request req;
 	int t, nthreads;
+	pthread_barrier_t *go;
 };
 
 static void *mark_some(void *arg)
 {
 	struct marker *m = arg;
 
+	/* every thread marks at once */
+	pthread_barrier_wait(m->go);
 	for (int i = m->t; i < TPARTS; i += m->nthreads)
 		CHECK_MPI(MPI_Pready(i, m->req));
 	return NULL;
@@ -150,19 +156,21 @@ static void test_threads(int nthreads)
 	MPI_Request sreq, rreq;
 	pthread_t th[4];
 	struct marker m[4];
+	pthread_barrier_t go;
 
 	CHECK(nthreads >= 1 && nthreads <= 4);
+	CHECK(pthread_barrier_init(&go, NULL, (unsigned)nthreads) == 0);
 	CHECK_MPI(MPI_Psend_init(sbuf, TPARTS, 100, MPI_INT, to, 3, MPI_COMM_WORLD,
 				 MPI_INFO_NULL, &sreq));
 	CHECK_MPI(MPI_Precv_init(rbuf, TPARTS, 100, MPI_INT, from, 3, MPI_COMM_WORLD,
 				 MPI_INFO_NULL, &rreq));
-	for (int round = 1; round <= ROUNDS; round++) {
+	for (int round = 1; round <= TROUNDS; round++) {
 		fill(sbuf, TPARTS * 100, round, rank);
 		memset(rbuf, 0, sizeof(rbuf));
 		CHECK_MPI(MPI_Start(&rreq));
 		CHECK_MPI(MPI_Start(&sreq));
 		for (int t = 0; t < nthreads; t++) {
-			m[t] = (struct marker){ sreq, t, nthreads };
+			m[t] = (struct marker){ sreq, t, nthreads, &go };
 			CHECK(pthread_create(&th[t], NULL, mark_some, &m[t]) == 0);
 		}
 		/* the receive completes while the threads still mark (with
@@ -177,6 +185,7 @@ static void test_threads(int nthreads)
 	}
 	CHECK_MPI(MPI_Request_free(&sreq));
 	CHECK_MPI(MPI_Request_free(&rreq));
+	CHECK(pthread_barrier_destroy(&go) == 0);
 }
 
 static void test_dtype(void)
