@@ -2,7 +2,7 @@
 # tests/progs/part.c), checked by result: a ring of 1, 2, 3 and 8 ranks
 # (one rank sends to itself) under weak and strong progress, 1, 8 and 64
 # partitions, different counts on the two sides, MPI_Pready, _range and
-# _list, three rounds of the same requests; 1 to 4 threads marking
+# _list, three rounds of the same requests; an intercommunicator; 1 to 4 threads marking
 # partitions under MPI_THREAD_MULTIPLE; derived datatypes; MPI_PROC_NULL;
 # matching in initialization order; MPI_Parrived seeing an early partition
 # before the last one is marked; the staging area (SHMPI_SINGLE_COPY=
@@ -29,6 +29,8 @@ for mode in weak strong; do
 		done
 	done
 	for n in 2 8; do
+		run_case "part inter -n $n $mode" "ok inter" -- -n $n --progress=$mode \
+			--timeout 60 "$PROGS/part" inter
 		for p in 1 8 64; do
 			run_case "part early $p -n $n $mode" "ok early" -- -n $n \
 				--progress=$mode --timeout 60 "$PROGS/part" early $p

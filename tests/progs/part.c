@@ -22,6 +22,8 @@
  *                           as the standard allows: it hangs)
  *   part order              two partitioned sends of one (source, tag)
  *                           match the receives in initialization order
+ *   part inter              across an intercommunicator (an even number
+ *                           of ranks), new requests each round
  *   part errors             MPI_ERRORS_RETURN: MPI_Pready twice, out of
  *                           range, on an inactive or a non-partitioned
  *                           request, MPI_Parrived on a send request
@@ -336,6 +338,41 @@ static void test_order(void)
 		CHECK_MPI(MPI_Request_free(&req[i]));
 }
 
+static void test_inter(void)
+{
+	int half = size / 2, low = rank < half, buf[64];
+	MPI_Comm local, inter;
+	MPI_Request req;
+
+	CHECK(size % 2 == 0);
+	CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, low, rank, &local));
+	CHECK_MPI(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, low ? half : 0, 11,
+				       &inter));
+	/* member i of the low group sends to member i of the high one,
+	 * ranks of the remote group */
+	for (int round = 1; round <= 2; round++) {
+		if (low) {
+			fill(buf, 64, round, rank);
+			CHECK_MPI(MPI_Psend_init(buf, 8, 8, MPI_INT, rank, 6, inter,
+						 MPI_INFO_NULL, &req));
+			CHECK_MPI(MPI_Start(&req));
+			CHECK_MPI(MPI_Pready_range(0, 7, req));
+		} else {
+			memset(buf, 0, sizeof(buf));
+			CHECK_MPI(MPI_Precv_init(buf, 2, 32, MPI_INT, rank - half, 6, inter,
+						 MPI_INFO_NULL, &req));
+			CHECK_MPI(MPI_Start(&req));
+		}
+		CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+		if (!low)
+			for (int i = 0; i < 64; i++)
+				CHECK(buf[i] == value(round, rank - half, i));
+		CHECK_MPI(MPI_Request_free(&req));
+	}
+	CHECK_MPI(MPI_Comm_free(&inter));
+	CHECK_MPI(MPI_Comm_free(&local));
+}
+
 static void test_errors(void)
 {
 	int buf[4] = { 0 }, list[2] = { 1, 1 }, flag;
@@ -450,13 +487,15 @@ int main(int argc, char **argv)
 		test_early(atoi(argv[2]));
 	else if (!strcmp(test, "order"))
 		test_order();
+	else if (!strcmp(test, "inter"))
+		test_inter();
 	else if (!strcmp(test, "errors"))
 		test_errors();
 	else if (!strcmp(test, "fatal") && argc >= 3)
 		test_fatal(argv[2]);
 	else
 		CHECK(!"usage: part ring SP RP [one|range|list] | threads T | dtype | "
-		       "procnull | early P | order | errors | fatal twice|range");
+		       "procnull | early P | order | inter | errors | fatal twice|range");
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 	if (rank == 0)
 		printf("ok %s\n", test);
