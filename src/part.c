@@ -536,7 +536,8 @@ static void part_on_cts(int src, const struct pkt *pkt, const void *payload, uin
 				part_die("a bad shared area", src);
 		}
 	}
-	if (!ps->error && ps->pbytes > 0) {
+	/* an empty message (no bytes, or no partitions) writes nothing */
+	if (!ps->error && ps->pbytes * (size_t)ps->parts > 0) {
 		long knob = knobs_val[SHM_KNOB_SINGLE_COPY];
 
 		ps->rbase = (char *)(uintptr_t)pkt->size;

@@ -2,12 +2,12 @@
 # tests/progs/part.c), checked by result: a ring of 1, 2, 3 and 8 ranks
 # (one rank sends to itself) under weak and strong progress, 1, 8 and 64
 # partitions, different counts on the two sides, MPI_Pready, _range and
-# _list, three rounds of the same requests; an intercommunicator; 1 to 4 threads marking
-# partitions under MPI_THREAD_MULTIPLE; derived datatypes; MPI_PROC_NULL;
-# matching in initialization order; MPI_Parrived seeing an early partition
-# before the last one is marked; the staging area (SHMPI_SINGLE_COPY=
-# pipeline, or process_vm_writev refused); the erroneous calls, returned
-# and fatal.
+# _list, three rounds of the same requests; an intercommunicator; 1 to 4
+# threads marking partitions under MPI_THREAD_MULTIPLE; derived datatypes;
+# MPI_PROC_NULL; empty messages; matching in initialization order;
+# MPI_Parrived seeing an early partition before the last one is marked; the
+# staging area (SHMPI_SINGLE_COPY=pipeline, or process_vm_writev refused);
+# the erroneous calls, returned and fatal.
 . "$SHMPI_TOP/tests/lib.sh"
 
 bad=
@@ -17,7 +17,7 @@ for mode in weak strong; do
 			run_case "part ring $parts -n $n $mode" "ok ring" -- -n $n \
 				--progress=$mode --timeout 60 "$PROGS/part" ring $parts
 		done
-		for t in dtype procnull order errors; do
+		for t in dtype procnull order empty errors; do
 			run_case "part $t -n $n $mode" "ok $t" -- -n $n --progress=$mode \
 				--timeout 60 "$PROGS/part" $t
 		done

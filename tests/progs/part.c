@@ -22,6 +22,7 @@
  *                           as the standard allows: it hangs)
  *   part order              two partitioned sends of one (source, tag)
  *                           match the receives in initialization order
+ *   part empty              partitions of no element, and no partition
  *   part inter              across an intercommunicator (an even number
  *                           of ranks), new requests each round
  *   part errors             MPI_ERRORS_RETURN: MPI_Pready twice, out of
@@ -373,6 +374,47 @@ static void test_inter(void)
 	CHECK_MPI(MPI_Comm_free(&local));
 }
 
+static void test_empty(void)
+{
+	int buf[1] = { 7 }, flag;
+	int to = (rank + 1) % size, from = (rank + size - 1) % size;
+	MPI_Request s, r;
+
+	/* partitions of no element: they arrive all the same */
+	CHECK_MPI(MPI_Psend_init(buf, 4, 0, MPI_INT, to, 8, MPI_COMM_WORLD, MPI_INFO_NULL,
+				 &s));
+	CHECK_MPI(MPI_Precv_init(buf, 2, 0, MPI_INT, from, 8, MPI_COMM_WORLD, MPI_INFO_NULL,
+				 &r));
+	for (int round = 0; round < 3; round++) {
+		CHECK_MPI(MPI_Start(&r));
+		CHECK_MPI(MPI_Start(&s));
+		CHECK_MPI(MPI_Pready_range(0, 3, s));
+		do
+			CHECK_MPI(MPI_Parrived(r, 1, &flag));
+		while (!flag);
+		CHECK_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
+		CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+	}
+	CHECK_MPI(MPI_Request_free(&s));
+	CHECK_MPI(MPI_Request_free(&r));
+#ifdef SHMPI
+	/* no partition at all (MPI 4.1 allows it; MPICH 4.0 refuses it) */
+	CHECK_MPI(MPI_Psend_init(buf, 0, 4, MPI_INT, to, 9, MPI_COMM_WORLD, MPI_INFO_NULL,
+				 &s));
+	CHECK_MPI(MPI_Precv_init(buf, 0, 4, MPI_INT, from, 9, MPI_COMM_WORLD, MPI_INFO_NULL,
+				 &r));
+	for (int round = 0; round < 2; round++) {
+		CHECK_MPI(MPI_Start(&r));
+		CHECK_MPI(MPI_Start(&s));
+		CHECK_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
+		CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+	}
+	CHECK_MPI(MPI_Request_free(&s));
+	CHECK_MPI(MPI_Request_free(&r));
+#endif
+	CHECK(buf[0] == 7);
+}
+
 static void test_errors(void)
 {
 	int buf[4] = { 0 }, list[2] = { 1, 1 }, flag;
@@ -487,6 +529,8 @@ int main(int argc, char **argv)
 		test_early(atoi(argv[2]));
 	else if (!strcmp(test, "order"))
 		test_order();
+	else if (!strcmp(test, "empty"))
+		test_empty();
 	else if (!strcmp(test, "inter"))
 		test_inter();
 	else if (!strcmp(test, "errors"))
@@ -495,7 +539,7 @@ int main(int argc, char **argv)
 		test_fatal(argv[2]);
 	else
 		CHECK(!"usage: part ring SP RP [one|range|list] | threads T | dtype | "
-		       "procnull | early P | order | inter | errors | fatal twice|range");
+		       "procnull | early P | order | empty | inter | errors | fatal twice|range");
 	CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 	if (rank == 0)
 		printf("ok %s\n", test);
