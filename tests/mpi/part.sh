@@ -13,7 +13,7 @@
 bad=
 for mode in weak strong; do
 	for n in 1 2 3 8; do
-		for parts in "1 1" "8 8" "64 64" "8 64 range" "64 3 list" "3 8"; do
+		for parts in "1 1" "8 8" "64 64" "8 64 range" "64 3 list" "3 8" "1 64" "64 1 list"; do
 			run_case "part ring $parts -n $n $mode" "ok ring" -- -n $n \
 				--progress=$mode --timeout 60 "$PROGS/part" ring $parts
 		done
