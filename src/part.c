@@ -7,9 +7,10 @@
  * context, tag, size in bytes and partition count); MPI_Precv_init queues
  * the receive.  The destination's engine matches HELLOs against queued
  * receives of the same (context, source, tag) in the order both were
- * initialized (MPI 4.1, section 4.2.3, "Order"), whichever comes first,
- * once for the life of the two requests.  A HELLO is a packet of its own
- * type, so partitioned operations never match ordinary messages.
+ * initialized (MPI 4.1, section 4.2.3, Semantics of Communications in
+ * Partitioned Mode, "Order"), whichever comes first, once for the life of
+ * the two requests.  A HELLO is a packet of its own type, so partitioned
+ * operations never match ordinary messages.
  *
  * The shared area.  On matching, the receiver creates a segment of its own
  * (struct part_shm) and answers CTS with its name; the sender maps it and
@@ -962,7 +963,7 @@ static int pready_mark(const char *call, MPI_Request request, int n, const int *
 	ps = r->owner;
 	if (!r->active)
 		return err_comm(r->comm->handle, call, MPI_ERR_REQUEST, "request",
-				"is not active: MPI_Start it first (MPI 4.1, section 4.2.1)");
+				"is not active: MPI_Start it first");
 	progress_lock();
 	for (int k = 0; k < n; k++) {
 		int i = list ? list[k] : low + k;
@@ -1006,7 +1007,8 @@ static int pready_mark(const char *call, MPI_Request request, int n, const int *
  * change meanwhile: it changes at MPI_Start, after the completion that
  * waits for every partition of this round to be published
  * (psend_published), and the request cannot be freed while active
- * (MPI 4.1, section 4.2.1, makes that erroneous; MPI_Request_free refuses).
+ * (MPI 4.1, section 4.2.1, Communication Initialization and Starting with
+ * Partitioning, makes that erroneous; MPI_Request_free refuses).
  */
 static int pready(const char *call, MPI_Request request, int n, const int *list,
 		  int low, const char *arg)
@@ -1061,11 +1063,12 @@ API(int, Pready_list, (int length, const int array_of_partitions[], MPI_Request 
 }
 
 /*
- * MPI 4.1, section 4.2.2: flag true once the partition's data is in the
- * receive buffer; true for MPI_REQUEST_NULL and an inactive request.  An
- * acquire load of the partition's counter when it has arrived (and, when
- * the sender staged it, its unpacking, once); one pass of the engine when
- * it has not, since the call is polled like a test.
+ * MPI 4.1, section 4.2.2, Communication Completion under Partitioning: flag
+ * true once the partition's data is in the receive buffer; true for
+ * MPI_REQUEST_NULL and an inactive request.  An acquire load of the
+ * partition's counter when it has arrived (and, when the sender staged it,
+ * its unpacking, once); one pass of the engine when it has not, since the
+ * call is polled like a test.
  */
 API(int, Parrived, (MPI_Request request, int partition, int *flag))
 {
