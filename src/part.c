@@ -838,94 +838,104 @@ static struct request *part_request(enum req_kind kind, const void *buf, int par
 	return r;
 }
 
+/* A new send's HELLO to its destination (under the lock). */
+static void psend_hello(struct psend *ps)
+{
+	struct request *r = ps->r;
+	struct pkt p = {
+		.type = PKT_PART_HELLO, .tag = r->tag, .ctx = r->ctx,
+		.size = ps->pbytes * (size_t)ps->parts,
+		.cookie = (uint64_t)(uintptr_t)ps, .cookie2 = (uint64_t)ps->parts,
+	};
+
+	if (ps->dst == rt.rank)
+		part_on_hello(rt.rank, &p, NULL, 0);
+	else
+		progress_send_ctl(ps->dst, &p, NULL, 0);
+}
+
+/* A new receive (under the lock): the first HELLO of its (context,
+ * source, tag) that waits, else the queue of receives. */
+static void precv_post(struct precv *pr)
+{
+	struct request *r = pr->r;
+	struct precv **tail = &part.queue;
+
+	for (struct part_hello **link = &part.hellos; *link; link = &(*link)->next) {
+		struct part_hello *h = *link;
+
+		if (h->ctx == r->ctx && h->src == pr->src && h->tag == r->tag) {
+			*link = h->next;
+			precv_match(pr, h);
+			free(h);
+			return;
+		}
+	}
+	while (*tail)
+		tail = &(*tail)->qnext;
+	*tail = pr;
+	pr->queued = 1;
+}
+
+/* Either init call: the checks, the request and its state, then the HELLO
+ * (a send) or the matching (a receive). */
+static int part_init_call(const char *call, enum req_kind kind, const void *buf,
+			  int partitions, MPI_Count count, MPI_Datatype datatype, int peer,
+			  int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+	struct p2p_args a;
+	struct request *r;
+	size_t pbytes;
+	int rc;
+
+	rc = part_check(call, buf, partitions, count, datatype, peer, tag, comm, info,
+			request, kind == REQ_PRECV, &a);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	r = part_request(kind, buf, partitions, count, peer, tag, &a);
+	if (!r)
+		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	pbytes = (size_t)count * (size_t)a.dt->size;
+	progress_lock();
+	if (kind == REQ_PSEND) {
+		struct psend *ps = r->owner;
+
+		ps->r = r;
+		ps->pbytes = pbytes;
+		ps->dst = r->peer_world;
+		if (peer != MPI_PROC_NULL)
+			psend_hello(ps);
+	} else {
+		struct precv *pr = r->owner;
+
+		pr->r = r;
+		pr->pbytes = pbytes;
+		pr->bytes = pbytes * (size_t)partitions;
+		pr->src = r->peer_world;
+		if (peer != MPI_PROC_NULL)
+			precv_post(pr);
+	}
+	progress_unlock();
+	*request = r->handle;
+	return MPI_SUCCESS;
+}
+
 API(int, Psend_init, (const void *buf, int partitions, MPI_Count count,
 		      MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
 		      MPI_Info info, MPI_Request *request))
 {
-	struct p2p_args a;
-	struct request *r;
-	struct psend *ps;
-	int rc;
-
 	runtime_check("MPI_Psend_init");
-	rc = part_check("MPI_Psend_init", buf, partitions, count, datatype, dest, tag,
-			comm, info, request, 0, &a);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	r = part_request(REQ_PSEND, buf, partitions, count, dest, tag, &a);
-	if (!r)
-		return err_comm(comm, "MPI_Psend_init", MPI_ERR_NO_MEM, NULL, "out of memory");
-	ps = r->owner;
-	ps->r = r;
-	ps->pbytes = (size_t)count * (size_t)a.dt->size;
-	ps->dst = r->peer_world;
-	if (dest != MPI_PROC_NULL) {
-		struct pkt p = {
-			.type = PKT_PART_HELLO, .tag = tag, .ctx = r->ctx,
-			.size = ps->pbytes * (size_t)partitions,
-			.cookie = (uint64_t)(uintptr_t)ps, .cookie2 = (uint64_t)partitions,
-		};
-
-		progress_lock();
-		if (ps->dst == rt.rank)
-			part_on_hello(rt.rank, &p, NULL, 0);
-		else
-			progress_send_ctl(ps->dst, &p, NULL, 0);
-		progress_unlock();
-	}
-	*request = r->handle;
-	return MPI_SUCCESS;
+	return part_init_call("MPI_Psend_init", REQ_PSEND, buf, partitions, count, datatype,
+			      dest, tag, comm, info, request);
 }
 
 API(int, Precv_init, (void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
 		      int source, int tag, MPI_Comm comm, MPI_Info info,
 		      MPI_Request *request))
 {
-	struct p2p_args a;
-	struct request *r;
-	struct precv *pr;
-	int rc;
-
 	runtime_check("MPI_Precv_init");
-	rc = part_check("MPI_Precv_init", buf, partitions, count, datatype, source, tag,
-			comm, info, request, 1, &a);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	r = part_request(REQ_PRECV, buf, partitions, count, source, tag, &a);
-	if (!r)
-		return err_comm(comm, "MPI_Precv_init", MPI_ERR_NO_MEM, NULL, "out of memory");
-	pr = r->owner;
-	pr->r = r;
-	pr->pbytes = (size_t)count * (size_t)a.dt->size;
-	pr->bytes = pr->pbytes * (size_t)partitions;
-	pr->src = r->peer_world;
-	if (source != MPI_PROC_NULL) {
-		struct part_hello **link = &part.hellos;
-
-		/* the first HELLO of this (context, source, tag), else queue */
-		progress_lock();
-		for (; *link; link = &(*link)->next) {
-			struct part_hello *h = *link;
-
-			if (h->ctx == r->ctx && h->src == pr->src && h->tag == tag) {
-				*link = h->next;
-				precv_match(pr, h);
-				free(h);
-				break;
-			}
-		}
-		if (!pr->matched) {
-			struct precv **tail = &part.queue;
-
-			while (*tail)
-				tail = &(*tail)->qnext;
-			*tail = pr;
-			pr->queued = 1;
-		}
-		progress_unlock();
-	}
-	*request = r->handle;
-	return MPI_SUCCESS;
+	return part_init_call("MPI_Precv_init", REQ_PRECV, buf, partitions, count, datatype,
+			      source, tag, comm, info, request);
 }
 
 /* The partitioned request of kind behind h for call, or NULL after raising
