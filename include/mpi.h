@@ -823,6 +823,14 @@ SHMPI_DECLARE(int, Grequest_complete, (MPI_Request request))
 SHMPI_DECLARE(int, Start, (MPI_Request *request))
 SHMPI_DECLARE(int, Startall, (int count, MPI_Request array_of_requests[]))
 
+/* partitioned point-to-point communication (MPI 4.1, chapter 4) */
+SHMPI_DECLARE(int, Psend_init, (const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SHMPI_DECLARE(int, Precv_init, (void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request))
+SHMPI_DECLARE(int, Pready, (int partition, MPI_Request request))
+SHMPI_DECLARE(int, Pready_range, (int partition_low, int partition_high, MPI_Request request))
+SHMPI_DECLARE(int, Pready_list, (int length, const int array_of_partitions[], MPI_Request request))
+SHMPI_DECLARE(int, Parrived, (MPI_Request request, int partition, int *flag))
+
 /* datatypes */
 SHMPI_DECLARE(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype))

@@ -19,6 +19,7 @@
 #include "errhandler.h"
 #include "grequest.h"
 #include "p2p.h"
+#include "part.h"
 #include "pool.h"
 #include "progress.h"
 #include "request.h"
@@ -174,7 +175,7 @@ void req_status(const struct request *r, MPI_Status *status)
 {
 	if (status == MPI_STATUS_IGNORE)
 		return;
-	if (r->kind != REQ_RECV) {
+	if (r->kind != REQ_RECV && r->kind != REQ_PRECV) {
 		req_status_empty(status);
 		status->MPI_ERROR = r->st_error;
 		return;
@@ -286,7 +287,7 @@ static void req_block(enum call_id id, const struct request *r)
 	peer = r->kind == REQ_RECV ?
 	       (r->peer == MPI_ANY_SOURCE ? -1 : comm_world_rank(r->comm, r->peer)) :
 	       r->peer_world;
-	state_block(id, r->kind == REQ_RECV ? WAIT_RECV :
+	state_block(id, r->kind == REQ_RECV || r->kind == REQ_PRECV ? WAIT_RECV :
 		    r->kind == REQ_COLL ? WAIT_COLL_DATA : WAIT_SEND, peer, r->tag,
 		    r->comm ? r->comm->ctx : 0);
 }
@@ -729,6 +730,13 @@ API(int, Request_free, (MPI_Request *request))
 	if (r->kind == REQ_COLL && r->persistent && r->active)
 		return err_comm(r->comm->handle, "MPI_Request_free", MPI_ERR_REQUEST,
 				"request", "is an active persistent collective request");
+	/* MPI 4.1, section 4.2.1: freeing an active partitioned request
+	 * before it completes is erroneous (its partitions may still be
+	 * marked ready) */
+	if (part_is(r) && r->active && !req_is_complete(r))
+		return err_comm(r->comm->handle, "MPI_Request_free", MPI_ERR_REQUEST,
+				"request", "is an active partitioned request: complete "
+				"it first");
 	/* the operation goes on; the engine releases it when it completes
 	 * (under the engine's lock: the progress thread may complete it) */
 	progress_lock();
@@ -905,11 +913,13 @@ API(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype,
 	return rc;
 }
 
-/* Start persistent request r (inactive). */
+/* Start an inactive persistent request. */
 static void req_start_one(struct request *r)
 {
 	if (r->kind == REQ_COLL)
 		sched_start(r);
+	else if (part_is(r))
+		part_start(r);
 	else
 		p2p_start(r);
 }

@@ -29,6 +29,8 @@ enum req_kind {
 	REQ_COLL,	/* a nonblocking collective: owner is its schedule */
 	REQ_GREQ,	/* a generalized request: no communicator; owner holds
 			 * the program's callbacks (grequest.c) */
+	REQ_PSEND,	/* a partitioned send: owner is its state (part.c) */
+	REQ_PRECV,	/* a partitioned receive: owner is its state (part.c) */
 };
 
 enum send_mode {

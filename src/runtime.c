@@ -38,6 +38,7 @@
 #include "progress.h"
 #include "rma_pkt.h"
 #include "adversary.h"
+#include "part.h"
 #include "runtime.h"
 #include "serial.h"
 #include "state.h"
@@ -296,6 +297,9 @@ void runtime_up(const char *call, int required, int *argc, char ***argv)
 	op_init_builtins();
 	group_init_builtins();
 	info_init_builtins(argc ? *argc : 0, argv ? *argv : NULL);
+	/* before the engine (and strong progress's thread) runs: a peer
+	 * may send a partitioned HELLO as soon as its own MPI_Init is done */
+	part_init();
 	if (comm_init_builtins() < 0 || progress_init() < 0)
 		runtime_die("%s: out of memory", call);
 	rma_pkt_init();

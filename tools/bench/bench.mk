@@ -35,7 +35,7 @@ else
 
 BENCH_DIR := tools/bench
 BENCH_OUT := $(BUILD)/bench
-BENCH_PROGS := bench_rma_lat bench_rma_bw bench_atomic bench_barrier bench_msgrate bench_p2p \
+BENCH_PROGS := bench_rma_lat bench_rma_bw bench_atomic bench_barrier bench_msgrate bench_p2p bench_part \
 	bench_passive bench_scale init_finalize
 BENCH_SHMPI := $(BENCH_PROGS:%=$(BENCH_OUT)/shmpi/%)
 BENCH_OPENMPI := $(BENCH_PROGS:%=$(BENCH_OUT)/openmpi/%)

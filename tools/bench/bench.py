@@ -127,6 +127,7 @@ def plan_runs(plan):
             mpi('bench_msgrate', 8, '--sizes=8'),
             mpi('bench_passive', 2, '--sizes=8'),
             mpi('bench_p2p', 2, '--sizes=8,64K,1M'),
+            mpi('bench_part', 2, '--sizes=4K,1M'),
             mpi('bench_scale', 2, '--sizes=8'),
             mpi('bench_scale', 8, '--sizes=8'),
             launch(8, 3),
@@ -155,6 +156,7 @@ def plan_runs(plan):
             mpi('bench_msgrate', 8, '--sizes=8'),
             mpi('bench_passive', 2, '--sizes=8'),
             mpi('bench_p2p', 2, '--sizes=8:4M'),
+            mpi('bench_part', 2, '--sizes=64,4K,256K,4M'),
         ] + scale_runs((2, 8, 64), (2, 16, 64)) + [
             launch(8, 5),
             shm(2), shm(8), shm(64),
@@ -192,6 +194,7 @@ def plan_runs(plan):
             mpi('bench_msgrate', 8, '--sizes=8,4K'),
             mpi('bench_passive', 2, '--sizes=8,64K'),
             mpi('bench_p2p', 2, '--sizes=8:4M'),
+            mpi('bench_part', 2, '--sizes=64,4K,256K,4M'),
         ] + scale_runs((2, 8, 64), (2, 16, 64)) + [
             launch(8, 10),
             shm(2), shm(8), shm(64),
