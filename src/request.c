@@ -334,8 +334,10 @@ API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
 	}
 	if (!req_is_complete(r))
 		progress_poll();
+	/* one look: under strong progress the request may complete between
+	 * two, and a flag of 0 with the request released would lose it */
 	*flag = req_is_complete(r);
-	if (!req_is_complete(r))
+	if (!*flag)
 		return MPI_SUCCESS;
 	comm = req_comm(r);
 	rc = req_finish(request, r, status);
