@@ -336,8 +336,10 @@ API(int, Test, (MPI_Request *request, int *flag, MPI_Status *status))
 	}
 	if (!req_is_complete(r))
 		progress_poll();
+	/* one look: under strong progress the request may complete between
+	 * two, and a flag of 0 with the request released would lose it */
 	*flag = req_is_complete(r);
-	if (!req_is_complete(r))
+	if (!*flag)
 		return MPI_SUCCESS;
 	comm = req_comm(r);
 	rc = req_finish(request, r, status);
@@ -816,10 +818,16 @@ static int status_check(const char *call, const MPI_Status *status,
 	return MPI_SUCCESS;
 }
 
-/* MPI_Get_count(_c) (MPI 4.1, section 3.2.5): whole elements of datatype
- * in the status's data, MPI_UNDEFINED when the data ends inside one. */
-static int get_count(const char *call, const MPI_Status *status, MPI_Datatype datatype,
-		     const void *count, MPI_Count *n)
+/*
+ * What the status's data holds of datatype: whole elements (MPI_Get_count,
+ * MPI 4.1 section 3.2.5), or basic elements (MPI_Get_elements, section
+ * 5.1.11); MPI_UNDEFINED when the data ends inside one.  Every form shares
+ * it; the int forms' count is MPI_UNDEFINED, too, when it exceeds max (the
+ * int result: MPI 4.1 section 2.5.8).
+ */
+static int status_count(const char *call, const MPI_Status *status,
+			MPI_Datatype datatype, const void *count, int elements,
+			MPI_Count max, MPI_Count *n)
 {
 	struct datatype *dt;
 	int rc;
@@ -828,89 +836,69 @@ static int get_count(const char *call, const MPI_Status *status, MPI_Datatype da
 	rc = status_check(call, status, datatype, count, &dt);
 	if (rc != MPI_SUCCESS)
 		return rc;
-	if (dt->size == 0)
+	if (elements)
+		*n = dt_count_basic(dt, status->shmpi_count);
+	else if (dt->size == 0)
 		*n = 0;
 	else if (status->shmpi_count % dt->size)
 		*n = MPI_UNDEFINED;
 	else
 		*n = status->shmpi_count / dt->size;
+	if (*n > max)
+		*n = MPI_UNDEFINED;
 	return MPI_SUCCESS;
 }
 
-/* The int forms of the count queries: a count that does not fit in the
- * int result is MPI_UNDEFINED (MPI 4.1, section 2.5.8). */
-static int count_to_int(MPI_Count n)
+/* The int forms. */
+static int status_count_int(const char *call, const MPI_Status *status,
+			    MPI_Datatype datatype, int *count, int elements)
 {
-	return n > INT_MAX ? MPI_UNDEFINED : (int)n;
+	MPI_Count n;
+	int rc = status_count(call, status, datatype, count, elements, INT_MAX, &n);
+
+	if (rc == MPI_SUCCESS)
+		*count = (int)n;
+	return rc;
+}
+
+/* The MPI_Count forms. */
+static int status_count_c(const char *call, const MPI_Status *status,
+			  MPI_Datatype datatype, MPI_Count *count, int elements)
+{
+	MPI_Count n;
+	int rc = status_count(call, status, datatype, count, elements, LLONG_MAX, &n);
+
+	if (rc == MPI_SUCCESS)
+		*count = n;
+	return rc;
 }
 
 API(int, Get_count, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 {
-	MPI_Count n;
-	int rc = get_count("MPI_Get_count", status, datatype, count, &n);
-
-	if (rc == MPI_SUCCESS)
-		*count = count_to_int(n);
-	return rc;
+	return status_count_int("MPI_Get_count", status, datatype, count, 0);
 }
 
 API(int, Get_count_c, (const MPI_Status *status, MPI_Datatype datatype,
 		       MPI_Count *count))
 {
-	MPI_Count n;
-	int rc = get_count("MPI_Get_count_c", status, datatype, count, &n);
-
-	if (rc == MPI_SUCCESS)
-		*count = n;
-	return rc;
-}
-
-/* MPI_Get_elements(_x) (MPI 3.1, section 4.1.11): basic elements of
- * datatype in the status's data, MPI_UNDEFINED when the data ends inside
- * one (or, for the int version, when the count does not fit). */
-static int get_elements(const char *call, const MPI_Status *status,
-			MPI_Datatype datatype, const void *count, MPI_Count *n)
-{
-	struct datatype *dt;
-	int rc;
-
-	runtime_check(call);
-	rc = status_check(call, status, datatype, count, &dt);
-	if (rc == MPI_SUCCESS)
-		*n = dt_count_basic(dt, status->shmpi_count);
-	return rc;
+	return status_count_c("MPI_Get_count_c", status, datatype, count, 0);
 }
 
 API(int, Get_elements, (const MPI_Status *status, MPI_Datatype datatype, int *count))
 {
-	MPI_Count n;
-	int rc = get_elements("MPI_Get_elements", status, datatype, count, &n);
-
-	if (rc == MPI_SUCCESS)
-		*count = count_to_int(n);
-	return rc;
+	return status_count_int("MPI_Get_elements", status, datatype, count, 1);
 }
 
 API(int, Get_elements_x, (const MPI_Status *status, MPI_Datatype datatype,
 			  MPI_Count *count))
 {
-	MPI_Count n;
-	int rc = get_elements("MPI_Get_elements_x", status, datatype, count, &n);
-
-	if (rc == MPI_SUCCESS)
-		*count = n;
-	return rc;
+	return status_count_c("MPI_Get_elements_x", status, datatype, count, 1);
 }
 
 API(int, Get_elements_c, (const MPI_Status *status, MPI_Datatype datatype,
 			  MPI_Count *count))
 {
-	MPI_Count n;
-	int rc = get_elements("MPI_Get_elements_c", status, datatype, count, &n);
-
-	if (rc == MPI_SUCCESS)
-		*count = n;
-	return rc;
+	return status_count_c("MPI_Get_elements_c", status, datatype, count, 1);
 }
 
 /* Start an inactive persistent request. */
