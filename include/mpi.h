@@ -207,6 +207,8 @@ typedef struct MPI_F08_status {
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)-1)
 #define MPI_BSEND_OVERHEAD 96
+/* MPI 4.1, section 3.6.1: attach it for buffering limited only by memory */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
 
 /* ---- constants -------------------------------------------------------- */
 
@@ -438,7 +440,10 @@ typedef struct MPI_T_pvar_handle_s *MPI_T_pvar_handle;
 #define MPI_T_ERR_INVALID 73
 /* MPI 4.1, section 9.4, table 9.1 */
 #define MPI_ERR_SESSION 74
-#define MPI_ERR_LASTCODE 74
+#define MPI_ERR_PROC_ABORTED 75
+#define MPI_ERR_VALUE_TOO_LARGE 76
+#define MPI_ERR_ERRHANDLER 77
+#define MPI_ERR_LASTCODE 77
 
 /* ---- callback types ---------------------------------------------------- */
 
@@ -649,6 +654,22 @@ SHMPI_DECLARE(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype s
 SHMPI_DECLARE(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status))
 SHMPI_DECLARE(int, Buffer_attach, (void *buffer, int size))
 SHMPI_DECLARE(int, Buffer_detach, (void *buffer_addr, int *size))
+SHMPI_DECLARE(int, Buffer_attach_c, (void *buffer, MPI_Count size))
+SHMPI_DECLARE(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+SHMPI_DECLARE(int, Buffer_flush, (void))
+SHMPI_DECLARE(int, Buffer_iflush, (MPI_Request *request))
+SHMPI_DECLARE(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size))
+SHMPI_DECLARE(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size))
+SHMPI_DECLARE(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size))
+SHMPI_DECLARE(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size))
+SHMPI_DECLARE(int, Comm_flush_buffer, (MPI_Comm comm))
+SHMPI_DECLARE(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size))
+SHMPI_DECLARE(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size))
+SHMPI_DECLARE(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size))
+SHMPI_DECLARE(int, Session_detach_buffer_c, (MPI_Session session, void *buffer_addr, MPI_Count *size))
+SHMPI_DECLARE(int, Session_flush_buffer, (MPI_Session session))
+SHMPI_DECLARE(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request))
 SHMPI_DECLARE(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 SHMPI_DECLARE(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
 SHMPI_DECLARE(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))

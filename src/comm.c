@@ -21,6 +21,7 @@
 
 #include "api.h"
 #include "attr.h"
+#include "bsend.h"
 #include "coll.h"
 #include "coll_nb.h"
 #include "comm.h"
@@ -76,6 +77,7 @@ static void comm_destroy(struct comm *c)
 		munmap(c->coll, shm_coll_size(1));
 	attr_delete_all(ATTR_COMM, c->handle, &c->attrs);
 	info_unref(c->info);
+	bsend_pool_unref(c->bsend);
 	topo_free(c->topo);
 	errh_unref(c->errh);
 	group_unref(c->remote);
@@ -402,6 +404,11 @@ static int comm_split_do(struct comm *parent, enum call_id call, int color, int 
 	if (rc == MPI_SUCCESS && color != MPI_UNDEFINED) {
 		struct group *ng = group_new(world, n);
 
+		/* derived from the same session, if any (bsend.c) */
+		if (ng && parent->group->bsend_session) {
+			ng->bsend_session = parent->group->bsend_session;
+			bsend_pool_ref(ng->bsend_session);
+		}
 		c = ng ? comm_new(ng, base + 2u * (uint32_t)my_index, -1, 0) : NULL;
 		if (ng)
 			group_unref(ng);

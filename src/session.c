@@ -23,6 +23,7 @@
 #include <strings.h>
 
 #include "api.h"
+#include "bsend.h"
 #include "comm.h"
 #include "errhandler.h"
 #include "group.h"
@@ -30,11 +31,14 @@
 #include "info.h"
 #include "p2p.h"
 #include "runtime.h"
+#include "session.h"
+#include "state.h"
 
 struct session {
 	MPI_Session handle;
 	struct errhandler *errh;
 	int thread_level;	/* what it asked for, or what the library has */
+	struct bsend_pool *bsend;	/* its buffer for buffered sends */
 };
 
 static const char *const session_psets[] = { "mpi://WORLD", "mpi://SELF" };
@@ -121,7 +125,9 @@ API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *s
 		return session_init_err(eh, MPI_ERR_NO_MEM, NULL, "out of memory");
 	if (rt.phase == RUNTIME_BEFORE_INIT)
 		runtime_up("MPI_Session_init", level, NULL, NULL);
-	if (handle_alloc(HANDLE_SESSION, s, &s->handle) < 0) {
+	s->bsend = bsend_pool_new();
+	if (!s->bsend || handle_alloc(HANDLE_SESSION, s, &s->handle) < 0) {
+		bsend_pool_unref(s->bsend);
 		free(s);
 		return session_init_err(eh, MPI_ERR_NO_MEM, NULL, "out of memory");
 	}
@@ -138,7 +144,8 @@ API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *s
 /*
  * Objects derived from the session stay as they are (the program frees
  * them); the library goes down with the last session when the World model
- * is not active (runtime.c).
+ * is not active (runtime.c).  The messages in the session's buffer leave
+ * first, as MPI_Session_detach_buffer would wait for them.
  */
 API(int, Session_finalize, (MPI_Session *session))
 {
@@ -151,6 +158,8 @@ API(int, Session_finalize, (MPI_Session *session))
 	s = session_get(*session);
 	if (!s)
 		return session_err_invalid(*session, "MPI_Session_finalize");
+	bsend_pool_drain(s->bsend, CALL_SESSION_DETACH_BUFFER);
+	bsend_pool_unref(s->bsend);
 	handle_release(s->handle);
 	errh_unref(s->errh);
 	free(s);
@@ -168,6 +177,17 @@ static struct session *session_check(MPI_Session h, const char *call, int *rc)
 
 	*rc = s ? MPI_SUCCESS : session_err_invalid(h, call);
 	return s;
+}
+
+struct bsend_pool *session_bsend(MPI_Session h, const char *call,
+				 struct errhandler **eh, int *rc)
+{
+	struct session *s = session_check(h, call, rc);
+
+	if (!s)
+		return NULL;
+	*eh = s->errh;
+	return s->bsend;
 }
 
 /* A new info object of one key for the program, into *out. */
@@ -344,6 +364,9 @@ API(int, Group_from_session_pset, (MPI_Session session, const char *pset_name,
 	if (!g)
 		return err_obj(s->errh, session, "MPI_Group_from_session_pset",
 			       MPI_ERR_NO_MEM, NULL, "out of memory");
+	/* its communicators send buffered through the session's buffer */
+	bsend_pool_ref(s->bsend);
+	g->bsend_session = s->bsend;
 	*newgroup = g->handle;
 	return MPI_SUCCESS;
 }
