@@ -501,6 +501,7 @@ SHMPI_DECLARE(int, Is_thread_main, (int *flag))
 SHMPI_DECLARE(int, Get_version, (int *version, int *subversion))
 SHMPI_DECLARE(int, Get_library_version, (char *version, int *resultlen))
 SHMPI_DECLARE(int, Get_processor_name, (char *name, int *resultlen))
+SHMPI_DECLARE(int, Get_hw_resource_info, (MPI_Info *hw_info))
 SHMPI_DECLARE(double, Wtime, (void))
 SHMPI_DECLARE(double, Wtick, (void))
 

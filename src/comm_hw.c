@@ -14,8 +14,12 @@
  *    Processes spanning several objects of that level, and all of them when
  *    no level splits comm, get MPI_COMM_NULL.
  * Each new communicator's info has mpi_hw_resource_type set to its type.
+ * MPI_Get_hw_resource_info (MPI 4.1) tells the same facts ahead of a
+ * split: for each type of the hierarchy (and mpi_shared_memory), "true"
+ * when this process is restricted to one object of it, the condition on
+ * which a guided split of that type gives it a communicator, else "false".
  * The topology comes from the hwloc module (hw.h), loaded on the first such
- * split; a module that cannot be loaded is an MPI_ERR_OTHER saying why.
+ * call; a module that cannot be loaded is an MPI_ERR_OTHER saying why.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +34,22 @@
 #include "info.h"
 
 #define HW_SHARED_MEMORY "mpi_shared_memory"
+
+/* This process's object at each level (MPI_UNDEFINED: it spans several)
+ * and the module's operations; MPI_ERR_OTHER raised on comm (why said). */
+static int hw_mine(MPI_Comm comm, const char *call, const struct hw_ops **hw,
+		   int mine[HW_NLEVELS])
+{
+	if (hw_get(hw) < 0)
+		return err_comm(comm, call, MPI_ERR_OTHER, NULL,
+				"the hardware resource types need hwloc%s", hw_error());
+	if ((*hw)->colors(mine) < 0)
+		return err_comm(comm, call, MPI_ERR_OTHER, NULL,
+				"cannot read this process's binding or the topology");
+	for (int l = 0; l < HW_NLEVELS; l++)
+		mine[l] = mine[l] < 0 ? MPI_UNDEFINED : mine[l];
+	return MPI_SUCCESS;
+}
 
 /* HW_UNGUIDED: the first level where some process has an object and not
  * every process has the same one; -1 when no level splits comm. */
@@ -80,14 +100,9 @@ int comm_hw_split_type(MPI_Comm comm, struct comm *p, int split_type, int key,
 	struct comm *c = NULL;
 	char *all;
 
-	if (hw_get(&hw) < 0)
-		return err_comm(comm, call, MPI_ERR_OTHER, NULL,
-				"the hardware split types need hwloc%s", hw_error());
-	if (hw->colors(mine) < 0)
-		return err_comm(comm, call, MPI_ERR_OTHER, NULL,
-				"cannot read this process's binding or the topology");
-	for (int l = 0; l < HW_NLEVELS; l++)
-		mine[l] = mine[l] < 0 ? MPI_UNDEFINED : mine[l];
+	rc = hw_mine(comm, call, &hw, mine);
+	if (rc != MPI_SUCCESS)
+		return rc;
 	if (split_type == MPI_COMM_TYPE_HW_GUIDED) {
 		level = hw_guided_level(hw, info);
 		color = level < 0 ? MPI_UNDEFINED : level == HW_NLEVELS ? 0 : mine[level];
@@ -113,4 +128,30 @@ int comm_hw_split_type(MPI_Comm comm, struct comm *p, int split_type, int key,
 		return err_comm(comm, call, rc, NULL, "cannot create the communicator");
 	}
 	return comm_out(p, c, newcomm, 0);
+}
+
+API(int, Get_hw_resource_info, (MPI_Info *hw_info))
+{
+	static const char *const call = "MPI_Get_hw_resource_info";
+	const struct hw_ops *hw;
+	int mine[HW_NLEVELS], rc, l;
+	struct info *i;
+
+	runtime_check(call);
+	if (!hw_info)
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, "hw_info", "is NULL");
+	rc = hw_mine(MPI_COMM_WORLD, call, &hw, mine);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	i = info_alloc(1);
+	rc = i && info_put(i, HW_SHARED_MEMORY, "true") == 0 ? 0 : -1;
+	for (l = 0; rc == 0 && l < HW_NLEVELS; l++)
+		rc = info_put(i, hw->level_name((enum hw_level)l),
+			      mine[l] == MPI_UNDEFINED ? "false" : "true");
+	if (rc < 0) {
+		info_unref(i);
+		return err_comm(MPI_COMM_WORLD, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+	}
+	*hw_info = i->handle;
+	return MPI_SUCCESS;
 }
