@@ -527,6 +527,13 @@ int win_range_err_static(struct win *w, const char *call, int target, MPI_Aint d
 
 /* ---- queries and the end ------------------------------------------------ */
 
+/*
+ * Every flavour but the dynamic one (MPI 4.1, section 12.2.3): memory that
+ * the caller maps (every rank's of MPI_Win_allocate and
+ * MPI_Win_allocate_shared, MPI_Alloc_mem memory of MPI_Win_create, and its
+ * own) answers with its pointer; memory it cannot reach answers size 0
+ * and NULL, with the rank's displacement unit.
+ */
 API(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
 			    void *baseptr))
 {
