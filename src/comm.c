@@ -28,6 +28,7 @@
 #include "comm_hw.h"
 #include "info.h"
 #include "intercomm.h"
+#include "memkinds.h"
 #include "p2p.h"
 #include "progress.h"
 #include "runtime.h"
@@ -409,6 +410,8 @@ static int comm_split_do(struct comm *parent, enum call_id call, int color, int 
 			ng->bsend_session = parent->group->bsend_session;
 			bsend_pool_ref(ng->bsend_session);
 		}
+		if (ng)
+			ng->memkinds = parent->group->memkinds;
 		c = ng ? comm_new(ng, base + 2u * (uint32_t)my_index, -1, 0) : NULL;
 		if (ng)
 			group_unref(ng);
@@ -1072,6 +1075,7 @@ API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
  * (weak or strong: which progress this job runs under). */
 API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
 {
+	char kinds[MEMKINDS_MAX];
 	struct comm *c;
 	struct info *copy;
 	MPI_Info h;
@@ -1089,6 +1093,11 @@ API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
 		if (info_put(copy, e->key, e->value) < 0)
 			goto err_free;
 	if (info_put(copy, "shmpi_progress", progress_is_strong() ? "strong" : "weak") < 0)
+		goto err_free;
+	/* the kinds of its session, or the World model's (MPI 4.1, section
+	 * 11.4.3) */
+	memkinds_format(memkinds_of(c->group->memkinds), kinds, sizeof(kinds));
+	if (info_put(copy, "mpi_memory_alloc_kinds", kinds) < 0)
 		goto err_free;
 	*info_used = h;
 	return MPI_SUCCESS;

@@ -21,6 +21,9 @@ struct group {
 	/* a group of a session's process set, and the communicators made of
 	 * it: the session's buffer for buffered sends (bsend.c), else NULL */
 	struct bsend_pool *bsend_session;
+	/* the memory allocation kinds of its session (memkinds.h), 0 for
+	 * the default ones */
+	unsigned memkinds;
 };
 
 static inline struct group *group_get(MPI_Group h)

@@ -29,6 +29,7 @@
 #include "group.h"
 #include "handle.h"
 #include "info.h"
+#include "memkinds.h"
 #include "p2p.h"
 #include "runtime.h"
 #include "session.h"
@@ -39,6 +40,7 @@ struct session {
 	struct errhandler *errh;
 	int thread_level;	/* what it asked for, or what the library has */
 	struct bsend_pool *bsend;	/* its buffer for buffered sends */
+	unsigned memkinds;	/* the memory allocation kinds it asked for */
 };
 
 static const char *const session_psets[] = { "mpi://WORLD", "mpi://SELF" };
@@ -134,6 +136,10 @@ API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *s
 	/* the library has one level for all: what it provides when less
 	 * than asked (MPI 4.1, section 11.3.1) */
 	s->thread_level = level < rt.thread_level ? level : rt.thread_level;
+	/* the kinds asked for that shmpi supports (MPI 4.1, section 11.4.3) */
+	if (i && info_lookup(i, "mpi_memory_alloc_kinds"))
+		s->memkinds = memkinds_parse(info_lookup(i, "mpi_memory_alloc_kinds")) |
+			      MEMKIND_GIVEN;
 	errh_ref(eh);
 	s->errh = eh;
 	rt.sessions++;
@@ -190,13 +196,15 @@ struct bsend_pool *session_bsend(MPI_Session h, const char *call,
 	return s->bsend;
 }
 
-/* A new info object of one key for the program, into *out. */
+/* A new info object for the program, into *out: key and value, and key2
+ * and value2 unless key2 is NULL. */
 static int session_info_out(struct session *s, const char *call, const char *key,
-			    const char *value, MPI_Info *out)
+			    const char *value, const char *key2, const char *value2,
+			    MPI_Info *out)
 {
 	struct info *i = info_alloc(1);
 
-	if (!i || info_put(i, key, value) < 0) {
+	if (!i || info_put(i, key, value) < 0 || (key2 && info_put(i, key2, value2) < 0)) {
 		info_unref(i);
 		return err_obj(s->errh, s->handle, call, MPI_ERR_NO_MEM, NULL,
 			       "out of memory");
@@ -205,9 +213,11 @@ static int session_info_out(struct session *s, const char *call, const char *key
 	return MPI_SUCCESS;
 }
 
-/* thread_level, the key of MPI_Session_init (MPI 4.1, section 11.3.1). */
+/* thread_level, the key of MPI_Session_init (MPI 4.1, section 11.3.1), and
+ * the memory allocation kinds it provides (section 11.4.3). */
 API(int, Session_get_info, (MPI_Session session, MPI_Info *info_used))
 {
+	char kinds[MEMKINDS_MAX];
 	struct session *s;
 	int rc;
 
@@ -217,8 +227,10 @@ API(int, Session_get_info, (MPI_Session session, MPI_Info *info_used))
 	if (!info_used)
 		return err_obj(s->errh, session, "MPI_Session_get_info", MPI_ERR_ARG,
 			       "info_used", "is NULL");
+	memkinds_format(memkinds_of(s->memkinds), kinds, sizeof(kinds));
 	return session_info_out(s, "MPI_Session_get_info", "thread_level",
-				thread_level_names[s->thread_level], info_used);
+				thread_level_names[s->thread_level], "mpi_memory_alloc_kinds",
+				kinds, info_used);
 }
 
 API(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names))
@@ -342,7 +354,8 @@ API(int, Session_get_pset_info, (MPI_Session session, const char *pset_name, MPI
 		return err_obj(s->errh, session, "MPI_Session_get_pset_info",
 			       MPI_ERR_ARG, "info", "is NULL");
 	snprintf(size, sizeof(size), "%d", p == 1 ? 1 : rt.size);
-	return session_info_out(s, "MPI_Session_get_pset_info", "mpi_size", size, info);
+	return session_info_out(s, "MPI_Session_get_pset_info", "mpi_size", size, NULL, NULL,
+				info);
 }
 
 API(int, Group_from_session_pset, (MPI_Session session, const char *pset_name,
@@ -367,6 +380,7 @@ API(int, Group_from_session_pset, (MPI_Session session, const char *pset_name,
 	/* its communicators send buffered through the session's buffer */
 	bsend_pool_ref(s->bsend);
 	g->bsend_session = s->bsend;
+	g->memkinds = s->memkinds;
 	*newgroup = g->handle;
 	return MPI_SUCCESS;
 }
