@@ -53,7 +53,13 @@ typedef struct MPI_Status {
 } MPI_Status;
 
 /* A Fortran 2008 status as C sees it (MPI-3.1 section 17.2.5); a Fortran
- * INTEGER status (MPI_Status_c2f) is the same MPI_Fints in this order. */
+ * INTEGER status (MPI_Status_c2f) is the same MPI_Fints in this order:
+ * MPI_F_STATUS_SIZE of them, the fields at MPI_F_SOURCE, MPI_F_TAG and
+ * MPI_F_ERROR (MPI 4.1, section 19.3.5). */
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
 typedef struct MPI_F08_status {
 	MPI_Fint MPI_SOURCE;
 	MPI_Fint MPI_TAG;
@@ -241,6 +247,7 @@ typedef struct MPI_F08_status {
 #define MPI_COMM_TYPE_SHARED 1
 #define MPI_COMM_TYPE_HW_GUIDED 2
 #define MPI_COMM_TYPE_HW_UNGUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4
 
 /* the tool information interface: control variables */
 typedef struct MPI_T_enum_s *MPI_T_enum;
@@ -347,6 +354,7 @@ typedef struct MPI_T_pvar_handle_s *MPI_T_pvar_handle;
 #define MPI_COMBINER_F90_INTEGER 17
 #define MPI_COMBINER_RESIZED 18
 #define MPI_COMBINER_HINDEXED_BLOCK 19
+#define MPI_COMBINER_VALUE_INDEX 20
 
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
@@ -723,6 +731,7 @@ SHMPI_DECLARE(int, Type_create_struct, (int count, const int array_of_blocklengt
 SHMPI_DECLARE(int, Type_create_subarray, (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type))
 SHMPI_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_commit, (MPI_Datatype *datatype))
 SHMPI_DECLARE(int, Type_free, (MPI_Datatype *datatype))
@@ -878,6 +887,8 @@ SHMPI_DECLARE(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 SHMPI_DECLARE(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
 SHMPI_DECLARE(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))
 SHMPI_DECLARE(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status))
+SHMPI_DECLARE(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
+SHMPI_DECLARE(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status))
 
 /* the tool information interface: control variables */
 SHMPI_DECLARE(int, T_init_thread, (int required, int *provided))

@@ -748,14 +748,16 @@ API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info
 	if (p->remote)
 		return comm_err_inter(comm, "MPI_Comm_split_type", "comm");
 	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED &&
-	    split_type != MPI_COMM_TYPE_HW_GUIDED && split_type != MPI_COMM_TYPE_HW_UNGUIDED)
+	    split_type != MPI_COMM_TYPE_HW_GUIDED && split_type != MPI_COMM_TYPE_HW_UNGUIDED &&
+	    split_type != MPI_COMM_TYPE_RESOURCE_GUIDED)
 		return err_comm(comm, "MPI_Comm_split_type", MPI_ERR_ARG, "split_type",
 				"%d is not a split type", split_type);
 	if (info != MPI_INFO_NULL && !info_get(info))
 		return err_comm(comm, "MPI_Comm_split_type", MPI_ERR_INFO, "info",
 				"0x%x is not a valid info object", (unsigned)info);
 	/* the hardware split types: comm_hw.c */
-	if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED)
+	if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
+	    split_type == MPI_COMM_TYPE_RESOURCE_GUIDED)
 		return comm_hw_split_type(comm, p, split_type, key, info_get(info), newcomm);
 	rc = comm_split_internal(p, CALL_COMM_CREATE, split_type == MPI_UNDEFINED ?
 				 MPI_UNDEFINED : 0, key, &c);

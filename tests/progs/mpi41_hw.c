@@ -3,28 +3,33 @@
  * each key of the info is a hardware resource type whose value is "true"
  * or "false", "true" exactly when this process is restricted to one
  * resource of that type, which is when MPI_Comm_split_type with
- * MPI_COMM_TYPE_HW_GUIDED and that type gives it a communicator; and
- * mpi_shared_memory is "true".  Each argument KEY=VALUE is a value the
- * info must have on every rank.  Prints "ok hw_resource_info" on rank 0.
+ * MPI_COMM_TYPE_HW_GUIDED, or MPI_COMM_TYPE_RESOURCE_GUIDED, and that type
+ * gives it a communicator; and mpi_shared_memory is "true".  Each argument
+ * KEY=VALUE is a value the info must have on every rank.  Then
+ * MPI_COMM_TYPE_RESOURCE_GUIDED by process set (mpi_pset_name): the whole
+ * job for "mpi://WORLD", each process alone for "mpi://SELF", nobody for a
+ * name that is no process set.  Prints "ok hw_resource_info" on rank 0.
  * A plain MPI 4.1 program.
  */
 #include "testutil.h"
 
-/* Whether a guided split of `type` gives this process a communicator
- * (collective: every rank passes the same type). */
-static int guided(const char *type)
+/* The size of the communicator a guided split (split_type) with key =
+ * value gives this process, 0 for none (collective: every rank passes
+ * the same). */
+static int guided(int split_type, const char *key, const char *value)
 {
 	MPI_Comm c;
 	MPI_Info info;
-	int got;
+	int got = 0;
 
 	CHECK_MPI(MPI_Info_create(&info));
-	CHECK_MPI(MPI_Info_set(info, "mpi_hw_resource_type", type));
-	CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_GUIDED, 0, info, &c));
+	CHECK_MPI(MPI_Info_set(info, key, value));
+	CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, split_type, 0, info, &c));
 	CHECK_MPI(MPI_Info_free(&info));
-	got = c != MPI_COMM_NULL;
-	if (got)
+	if (c != MPI_COMM_NULL) {
+		CHECK_MPI(MPI_Comm_size(c, &got));
 		CHECK_MPI(MPI_Comm_free(&c));
+	}
 	return got;
 }
 
@@ -48,7 +53,10 @@ int main(int argc, char **argv)
 		/* every rank splits on every key: the same keys in the same order */
 		CHECK_MPI(MPI_Allreduce(&nkeys, &n, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
 		CHECK(n == nkeys);
-		if (guided(key) != !strcmp(value, "true")) {
+		if (!guided(MPI_COMM_TYPE_HW_GUIDED, "mpi_hw_resource_type", key) !=
+		    !!strcmp(value, "true") ||
+		    !guided(MPI_COMM_TYPE_RESOURCE_GUIDED, "mpi_hw_resource_type", key) !=
+		    !!strcmp(value, "true")) {
 			fprintf(stderr, "rank %d: %s is %s, the guided split says otherwise\n",
 				tu_rank, key, value);
 			CHECK(0);
@@ -70,6 +78,9 @@ int main(int argc, char **argv)
 	}
 	CHECK_MPI(MPI_Info_free(&info));
 	CHECK(info == MPI_INFO_NULL);
+	CHECK(guided(MPI_COMM_TYPE_RESOURCE_GUIDED, "mpi_pset_name", "mpi://WORLD") == size);
+	CHECK(guided(MPI_COMM_TYPE_RESOURCE_GUIDED, "mpi_pset_name", "mpi://SELF") == 1);
+	CHECK(guided(MPI_COMM_TYPE_RESOURCE_GUIDED, "mpi_pset_name", "mpi://nowhere") == 0);
 	if (tu_rank == 0)
 		printf("ok hw_resource_info\n");
 	MPI_Finalize();

@@ -1,8 +1,9 @@
 # MPI_Get_hw_resource_info (MPI 4.1): every type it names is "true" exactly
-# when a guided split of that type gives the rank a communicator, at 1, 2,
+# when a guided split of that type gives the rank a communicator (and
+# MPI_COMM_TYPE_RESOURCE_GUIDED splits by process set), at 1, 2,
 # 3 and 8 ranks under weak and strong progress (bound core by core while
 # the ranks fit the cores, else unbound), and on hwloc's synthetic two
-# sockets: "Package" is "true" for ranks bound to a socket, "false" for
+# sockets: "hwloc://Package" is "true" for ranks bound to a socket, "false" for
 # unbound ones.
 . "$SHMPI_TOP/tests/lib.sh"
 
@@ -13,9 +14,9 @@ bad=
 for n in 1 2 3 8; do
 	# the default binding: one core each while they fit, else none
 	if [ "$n" -le "$ncores" ]; then
-		want=Core=true
+		want=hwloc://Core=true
 	elif [ "$ncores" -gt 1 ]; then
-		want=Core=false
+		want=hwloc://Core=false
 	else
 		want=
 	fi
@@ -28,9 +29,9 @@ done
 if [ "$(nproc)" -ge 2 ]; then
 	export HWLOC_THISSYSTEM=1 HWLOC_SYNTHETIC="pack:2 core:1 pu:1"
 	run_case "two sockets, bound to a socket" "ok hw_resource_info" -- -n 2 \
-		--bind-to socket --timeout 120 "$PROGS/mpi41_hw" Package=true Core=true
+		--bind-to socket --timeout 120 "$PROGS/mpi41_hw" hwloc://Package=true hwloc://Core=true
 	run_case "two sockets, unbound" "ok hw_resource_info" -- -n 2 \
-		--bind-to none --timeout 120 "$PROGS/mpi41_hw" Package=false Core=false
+		--bind-to none --timeout 120 "$PROGS/mpi41_hw" hwloc://Package=false hwloc://Core=false
 fi
 
 [ -z "$bad" ] || fail "failed:$bad"
