@@ -17,6 +17,7 @@
  * string tag, so that calls with the same group and string tag match and
  * calls with another string tag do not.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +25,13 @@
 
 #include "api.h"
 #include "bsend.h"
+#include "coll.h"
 #include "comm.h"
 #include "errhandler.h"
 #include "group.h"
 #include "handle.h"
 #include "info.h"
+#include "intercomm.h"
 #include "memkinds.h"
 #include "p2p.h"
 #include "runtime.h"
@@ -462,6 +465,130 @@ API(int, Comm_create_from_group, (MPI_Group group, const char *stringtag, MPI_In
 	errh_unref(c->errh);
 	c->errh = eh;
 	*newcomm = c->handle;
+	return MPI_SUCCESS;
+}
+
+/*
+ * The context pair of a new intercommunicator (MPI 4.1, section 7.6.2):
+ * the leader of lower job rank takes it and tells the other leader on the
+ * library's communicator over the job; each leader broadcasts it in its
+ * group over local.  An MPI error class.
+ */
+static int session_inter_ctx(struct comm *local, int local_leader, int lw, int rw,
+			     int tag, uint32_t *ctx)
+{
+	int rc = MPI_SUCCESS;
+
+	if (local->rank == local_leader) {
+		if (lw < rw) {
+			*ctx = inter_take_ids(2);
+			rc = p2p_internal_send(comm_sessions(), rw, tag, ctx, sizeof(*ctx),
+					       CALL_COMM_CREATE);
+		} else {
+			rc = p2p_internal_recv(comm_sessions(), rw, tag, ctx, sizeof(*ctx),
+					       CALL_COMM_CREATE);
+		}
+	}
+	coll_bcast_bytes(local, CALL_COMM_CREATE, ctx, sizeof(*ctx), local_leader);
+	return rc;
+}
+
+/* Errors of MPI_Intercomm_create_from_groups, as those of
+ * MPI_Comm_create_from_group. */
+static int inter_from_groups_err(struct errhandler *eh, int errclass, const char *arg,
+				 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int inter_from_groups_err(struct errhandler *eh, int errclass, const char *arg,
+				 const char *fmt, ...)
+{
+	static const char call[] = "MPI_Intercomm_create_from_groups";
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (!eh)
+		return err_comm(MPI_COMM_WORLD, call, errclass, arg, "%s", what);
+	return err_obj(eh, MPI_SESSION_NULL, call, errclass, arg, "%s", what);
+}
+
+/*
+ * Collective over the members of both groups (MPI 4.1, section 7.6.2):
+ * each passes its own group as local_group, the other as remote_group,
+ * and the same string tag.  The local groups' communicators come as in
+ * MPI_Comm_create_from_group (on a tag of their own), then the leaders
+ * agree on the context.  The new intercommunicator has the errhandler
+ * argument as its error handler.
+ */
+API(int, Intercomm_create_from_groups, (MPI_Group local_group, int local_leader,
+					MPI_Group remote_group, int remote_leader,
+					const char *stringtag, MPI_Info info,
+					MPI_Errhandler errhandler, MPI_Comm *newintercomm))
+{
+	struct comm *local, *c;
+	struct group *lg, *rg;
+	struct errhandler *eh;
+	char why[160] = "";
+	uint32_t ctx = 0;
+	int tag, rc;
+
+	runtime_check("MPI_Intercomm_create_from_groups");
+	eh = errh_get(errhandler);
+	if (!eh || (eh->kind != ERRH_ANY && eh->kind != ERRH_COMM))
+		return inter_from_groups_err(NULL, MPI_ERR_ARG, "errhandler", "%s",
+					     !eh ? "is not a valid error handler" :
+					     "was not created for communicators");
+	if (!(lg = group_get(local_group)) || !(rg = group_get(remote_group)))
+		return inter_from_groups_err(eh, MPI_ERR_GROUP,
+					     !lg ? "local_group" : "remote_group",
+					     "is not a valid group");
+	if (lg->rank == MPI_UNDEFINED)
+		return inter_from_groups_err(eh, MPI_ERR_GROUP, "local_group",
+					     "does not hold the calling process");
+	for (int r = 0; r < rg->size; r++)
+		if (lg->index[rg->world[r]] >= 0)
+			return inter_from_groups_err(eh, MPI_ERR_GROUP, "remote_group",
+						     "shares job rank %d with local_group",
+						     rg->world[r]);
+	if (local_leader < 0 || local_leader >= lg->size)
+		return inter_from_groups_err(eh, MPI_ERR_RANK, "local_leader",
+					     "%d is not a rank of local_group (size %d)",
+					     local_leader, lg->size);
+	if (remote_leader < 0 || remote_leader >= rg->size)
+		return inter_from_groups_err(eh, MPI_ERR_RANK, "remote_leader",
+					     "%d is not a rank of remote_group (size %d)",
+					     remote_leader, rg->size);
+	if (!stringtag || strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN)
+		return inter_from_groups_err(eh, MPI_ERR_ARG, "stringtag", "%s",
+					     !stringtag ? "is NULL" :
+					     "is longer than MPI_MAX_STRINGTAG_LEN - 1");
+	if (info != MPI_INFO_NULL && !info_get(info))
+		return inter_from_groups_err(eh, MPI_ERR_INFO, "info", "is not a valid info");
+	if (!newintercomm)
+		return inter_from_groups_err(eh, MPI_ERR_ARG, "newintercomm", "is NULL");
+	/* not the tag of MPI_Comm_create_from_group with the same string */
+	tag = session_tag(stringtag) ^ 1;
+	local = comm_new(lg, 0, -1, 0);
+	if (!local)
+		return inter_from_groups_err(eh, MPI_ERR_NO_MEM, NULL, "out of memory");
+	rc = comm_create_in_group(comm_sessions(), local, lg, tag, why, sizeof(why));
+	if (rc == MPI_SUCCESS)
+		rc = session_inter_ctx(local, local_leader, lg->world[local_leader],
+				       rg->world[remote_leader], tag, &ctx);
+	if (rc != MPI_SUCCESS) {
+		comm_unref(local);
+		return inter_from_groups_err(eh, rc, rc == MPI_ERR_GROUP ? "local_group" : NULL,
+					     "%s", why[0] ? why :
+					     "cannot create the communicator");
+	}
+	c = inter_new(local, rg, ctx);
+	if (!c)
+		return inter_from_groups_err(eh, MPI_ERR_NO_MEM, NULL, "out of memory");
+	errh_ref(eh);
+	errh_unref(c->errh);
+	c->errh = eh;
+	*newintercomm = c->handle;
 	return MPI_SUCCESS;
 }
 

@@ -13,7 +13,8 @@ for n in 1 2 3 8; do
 		run_case "mpi41_shared_query -n $n $p" "ok shared_query" -- -n $n \
 			--progress=$p --timeout 120 "$PROGS/mpi41_shared_query"
 		run_case "mpi41_more -n $n $p" "ok value_index
-ok status_f08f" -- -n $n --progress=$p --timeout 120 "$PROGS/mpi41_more"
+ok status_f08f
+ok intercomm_from_groups" -- -n $n --progress=$p --timeout 120 "$PROGS/mpi41_more"
 	done
 done
 [ -z "$bad" ] || fail "failed:$bad"
