@@ -274,6 +274,7 @@ typedef struct MPI_T_cvar_handle_s *MPI_T_cvar_handle;
 #define MPI_T_BIND_MPI_WIN 8
 #define MPI_T_BIND_MPI_MESSAGE 9
 #define MPI_T_BIND_MPI_INFO 10
+#define MPI_T_BIND_MPI_SESSION 11
 #define MPI_T_SCOPE_CONSTANT 0
 #define MPI_T_SCOPE_READONLY 1
 #define MPI_T_SCOPE_LOCAL 2
