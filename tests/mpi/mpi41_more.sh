@@ -1,8 +1,9 @@
 # More of MPI 4.1, checked by the results of one program per family at 1,
 # 2, 3 and 8 ranks under weak and strong progress: the memory hints
 # (mpi41_memkinds), MPI_Win_shared_query on every kind of window
-# (mpi41_shared_query), and MPI_Type_get_value_index, the Fortran status
-# conversions and MPI_Intercomm_create_from_groups (mpi41_more).
+# (mpi41_shared_query), MPI_Type_get_value_index, the Fortran status
+# conversions and MPI_Intercomm_create_from_groups (mpi41_more), and the
+# calls allowed before MPI_Init and after MPI_Finalize (mpi41_always).
 . "$SHMPI_TOP/tests/lib.sh"
 
 bad=
@@ -15,6 +16,8 @@ for n in 1 2 3 8; do
 		run_case "mpi41_more -n $n $p" "ok value_index
 ok status_f08f
 ok intercomm_from_groups" -- -n $n --progress=$p --timeout 120 "$PROGS/mpi41_more"
+		run_case "mpi41_always -n $n $p" "ok always" -- -n $n \
+			--progress=$p --timeout 120 "$PROGS/mpi41_always"
 	done
 done
 [ -z "$bad" ] || fail "failed:$bad"
