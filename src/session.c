@@ -207,7 +207,8 @@ static int session_info_out(struct session *s, const char *call, const char *key
 {
 	struct info *i = info_alloc(1);
 
-	if (!i || info_put(i, key, value) < 0 || (key2 && info_put(i, key2, value2) < 0)) {
+	if (!i || info_put(i, key, value) < 0 ||
+	    (key2 && value2 && info_put(i, key2, value2) < 0)) {
 		info_unref(i);
 		return err_obj(s->errh, s->handle, call, MPI_ERR_NO_MEM, NULL,
 			       "out of memory");
