@@ -1,8 +1,9 @@
 /*
  * What MPI 4.1 lets a program call at any time (section 11.4.1), before
  * MPI_Init and after MPI_Finalize: the version inquiries, MPI_Initialized
- * and MPI_Finalized, and the MPI_Info calls (MPI_Info_create_env among
- * them), whose objects stay valid across MPI_Init and MPI_Finalize; in
+ * and MPI_Finalized, the MPI_Info calls (MPI_Info_create_env among
+ * them), whose objects stay valid across MPI_Init and MPI_Finalize, and
+ * MPI_Session_create_errhandler with MPI_Errhandler_free; in
  * shmpi an MPI_Info call that fails while MPI is not initialized returns
  * its error class.  Prints "ok always" on rank 0.  A plain MPI 4.1 program.
  */
@@ -34,6 +35,7 @@ static MPI_Info info_calls(int argc, char **argv)
 	CHECK(MPI_Info_create(&info) == MPI_SUCCESS);
 	CHECK(MPI_Info_set(info, "color", "blue") == MPI_SUCCESS);
 	CHECK(MPI_Info_set(info, "size", "11") == MPI_SUCCESS);
+	CHECK(MPI_Info_f2c(MPI_Info_c2f(info)) == info);
 	CHECK(MPI_Info_get_nkeys(info, &n) == MPI_SUCCESS && n == 2);
 	CHECK(MPI_Info_get_nthkey(info, 1, key) == MPI_SUCCESS && !strcmp(key, "size"));
 	CHECK(MPI_Info_dup(info, &dup) == MPI_SUCCESS);
@@ -59,6 +61,25 @@ static MPI_Info info_calls(int argc, char **argv)
 	return info;
 }
 
+static void session_errh(MPI_Session *session, int *code, ...)
+{
+	(void)session;
+	(void)code;
+}
+
+/* An error handler for sessions, made and freed without MPI initialized
+ * (MPICH 4.0 refuses MPI_Session_create_errhandler then). */
+static void errh_calls(void)
+{
+#ifdef SHMPI
+	MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+
+	CHECK(MPI_Session_create_errhandler(session_errh, &eh) == MPI_SUCCESS);
+	CHECK(eh != MPI_ERRHANDLER_NULL);
+	CHECK(MPI_Errhandler_free(&eh) == MPI_SUCCESS && eh == MPI_ERRHANDLER_NULL);
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Info before, after;
@@ -68,6 +89,7 @@ int main(int argc, char **argv)
 	CHECK(MPI_Initialized(&flag) == MPI_SUCCESS && !flag);
 	CHECK(MPI_Finalized(&flag) == MPI_SUCCESS && !flag);
 	before = info_calls(argc, argv);
+	errh_calls();
 
 	tu_init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -92,6 +114,7 @@ int main(int argc, char **argv)
 	/* made before MPI_Init, still there after MPI_Finalize */
 	CHECK(has(before, "color", "green") && has(before, "size", "11"));
 	after = info_calls(argc, argv);
+	errh_calls();
 	CHECK(MPI_Info_free(&before) == MPI_SUCCESS);
 	CHECK(MPI_Info_free(&after) == MPI_SUCCESS);
 	if (rank == 0)
