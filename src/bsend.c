@@ -361,6 +361,11 @@ static int site_iflush(struct bsend_site *s, MPI_Request *request)
 	r->peer_world = -1;
 	progress_lock();
 	if (s->pool && s->pool->nblocks) {
+		const struct request *first = s->pool->blocks->req;
+
+		/* a wait for it waits for that message (the watchdog's view) */
+		r->peer_world = first->peer_world;
+		r->tag = first->tag;
 		r->next = s->pool->flushes;
 		s->pool->flushes = r;
 	} else {
