@@ -53,7 +53,13 @@ typedef struct MPI_Status {
 } MPI_Status;
 
 /* A Fortran 2008 status as C sees it (MPI-3.1 section 17.2.5); a Fortran
- * INTEGER status (MPI_Status_c2f) is the same MPI_Fints in this order. */
+ * INTEGER status (MPI_Status_c2f) is the same MPI_Fints in this order:
+ * MPI_F_STATUS_SIZE of them, the fields at MPI_F_SOURCE, MPI_F_TAG and
+ * MPI_F_ERROR (MPI 4.1, section 19.3.5). */
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
 typedef struct MPI_F08_status {
 	MPI_Fint MPI_SOURCE;
 	MPI_Fint MPI_TAG;
@@ -207,6 +213,8 @@ typedef struct MPI_F08_status {
 #define MPI_BOTTOM ((void *)0)
 #define MPI_IN_PLACE ((void *)-1)
 #define MPI_BSEND_OVERHEAD 96
+/* MPI 4.1, section 3.6.1: attach it for buffering limited only by memory */
+#define MPI_BUFFER_AUTOMATIC ((void *)-2)
 
 /* ---- constants -------------------------------------------------------- */
 
@@ -239,6 +247,7 @@ typedef struct MPI_F08_status {
 #define MPI_COMM_TYPE_SHARED 1
 #define MPI_COMM_TYPE_HW_GUIDED 2
 #define MPI_COMM_TYPE_HW_UNGUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4
 
 /* the tool information interface: control variables */
 typedef struct MPI_T_enum_s *MPI_T_enum;
@@ -360,6 +369,7 @@ typedef enum MPI_T_source_order {
 #define MPI_COMBINER_F90_INTEGER 17
 #define MPI_COMBINER_RESIZED 18
 #define MPI_COMBINER_HINDEXED_BLOCK 19
+#define MPI_COMBINER_VALUE_INDEX 20
 
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
@@ -455,7 +465,10 @@ typedef enum MPI_T_source_order {
 #define MPI_ERR_SESSION 74
 /* MPI 4.1, section 15.3.10 */
 #define MPI_T_ERR_NOT_SUPPORTED 75
-#define MPI_ERR_LASTCODE 75
+#define MPI_ERR_PROC_ABORTED 76
+#define MPI_ERR_VALUE_TOO_LARGE 77
+#define MPI_ERR_ERRHANDLER 78
+#define MPI_ERR_LASTCODE 78
 
 /* ---- callback types ---------------------------------------------------- */
 
@@ -517,6 +530,7 @@ SHMPI_DECLARE(int, Is_thread_main, (int *flag))
 SHMPI_DECLARE(int, Get_version, (int *version, int *subversion))
 SHMPI_DECLARE(int, Get_library_version, (char *version, int *resultlen))
 SHMPI_DECLARE(int, Get_processor_name, (char *name, int *resultlen))
+SHMPI_DECLARE(int, Get_hw_resource_info, (MPI_Info *hw_info))
 SHMPI_DECLARE(double, Wtime, (void))
 SHMPI_DECLARE(double, Wtick, (void))
 
@@ -760,6 +774,22 @@ SHMPI_DECLARE(int, Sendrecv, (const void *sendbuf, int sendcount, MPI_Datatype s
 SHMPI_DECLARE(int, Sendrecv_replace, (void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag, MPI_Comm comm, MPI_Status *status))
 SHMPI_DECLARE(int, Buffer_attach, (void *buffer, int size))
 SHMPI_DECLARE(int, Buffer_detach, (void *buffer_addr, int *size))
+SHMPI_DECLARE(int, Buffer_attach_c, (void *buffer, MPI_Count size))
+SHMPI_DECLARE(int, Buffer_detach_c, (void *buffer_addr, MPI_Count *size))
+SHMPI_DECLARE(int, Buffer_flush, (void))
+SHMPI_DECLARE(int, Buffer_iflush, (MPI_Request *request))
+SHMPI_DECLARE(int, Comm_attach_buffer, (MPI_Comm comm, void *buffer, int size))
+SHMPI_DECLARE(int, Comm_attach_buffer_c, (MPI_Comm comm, void *buffer, MPI_Count size))
+SHMPI_DECLARE(int, Comm_detach_buffer, (MPI_Comm comm, void *buffer_addr, int *size))
+SHMPI_DECLARE(int, Comm_detach_buffer_c, (MPI_Comm comm, void *buffer_addr, MPI_Count *size))
+SHMPI_DECLARE(int, Comm_flush_buffer, (MPI_Comm comm))
+SHMPI_DECLARE(int, Comm_iflush_buffer, (MPI_Comm comm, MPI_Request *request))
+SHMPI_DECLARE(int, Session_attach_buffer, (MPI_Session session, void *buffer, int size))
+SHMPI_DECLARE(int, Session_attach_buffer_c, (MPI_Session session, void *buffer, MPI_Count size))
+SHMPI_DECLARE(int, Session_detach_buffer, (MPI_Session session, void *buffer_addr, int *size))
+SHMPI_DECLARE(int, Session_detach_buffer_c, (MPI_Session session, void *buffer_addr, MPI_Count *size))
+SHMPI_DECLARE(int, Session_flush_buffer, (MPI_Session session))
+SHMPI_DECLARE(int, Session_iflush_buffer, (MPI_Session session, MPI_Request *request))
 SHMPI_DECLARE(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status *status))
 SHMPI_DECLARE(int, Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status))
 SHMPI_DECLARE(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status))
@@ -806,6 +836,9 @@ SHMPI_DECLARE(int, Testany, (int count, MPI_Request array_of_requests[], int *in
 SHMPI_DECLARE(int, Waitsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses))
 SHMPI_DECLARE(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses))
 SHMPI_DECLARE(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
+SHMPI_DECLARE(int, Request_get_status_all, (int count, const MPI_Request array_of_requests[], int *flag, MPI_Status *array_of_statuses))
+SHMPI_DECLARE(int, Request_get_status_any, (int count, const MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status))
+SHMPI_DECLARE(int, Request_get_status_some, (int incount, const MPI_Request array_of_requests[], int *outcount, int array_of_indices[], MPI_Status *array_of_statuses))
 SHMPI_DECLARE(int, Request_free, (MPI_Request *request))
 SHMPI_DECLARE(int, Cancel, (MPI_Request *request))
 SHMPI_DECLARE(int, Test_cancelled, (const MPI_Status *status, int *flag))
@@ -843,6 +876,7 @@ SHMPI_DECLARE(int, Type_create_struct, (int count, const int array_of_blocklengt
 SHMPI_DECLARE(int, Type_create_subarray, (int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_create_darray, (int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype))
+SHMPI_DECLARE(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type))
 SHMPI_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))
 SHMPI_DECLARE(int, Type_commit, (MPI_Datatype *datatype))
 SHMPI_DECLARE(int, Type_free, (MPI_Datatype *datatype))
@@ -1002,6 +1036,7 @@ SHMPI_DECLARE(int, Session_get_nth_pset, (MPI_Session session, MPI_Info info, in
 SHMPI_DECLARE(int, Session_get_pset_info, (MPI_Session session, const char *pset_name, MPI_Info *info))
 SHMPI_DECLARE(int, Group_from_session_pset, (MPI_Session session, const char *pset_name, MPI_Group *newgroup))
 SHMPI_DECLARE(int, Comm_create_from_group, (MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newcomm))
+SHMPI_DECLARE(int, Intercomm_create_from_groups, (MPI_Group local_group, int local_leader, MPI_Group remote_group, int remote_leader, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler, MPI_Comm *newintercomm))
 
 /* the profiling interface */
 SHMPI_DECLARE(int, Pcontrol, (const int level, ...))
@@ -1038,6 +1073,8 @@ SHMPI_DECLARE(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 SHMPI_DECLARE(int, Status_f2c, (const MPI_Fint *f_status, MPI_Status *c_status))
 SHMPI_DECLARE(int, Status_c2f08, (const MPI_Status *c_status, MPI_F08_status *f08_status))
 SHMPI_DECLARE(int, Status_f082c, (const MPI_F08_status *f08_status, MPI_Status *c_status))
+SHMPI_DECLARE(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
+SHMPI_DECLARE(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status))
 
 /* the tool information interface: control variables */
 SHMPI_DECLARE(int, T_init_thread, (int required, int *provided))

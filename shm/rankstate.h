@@ -103,6 +103,9 @@ enum call_id {
 	CALL_MPROBE, CALL_MRECV,
 	/* a put or get on private memory in one copy (src/rma_pkt_origin.c) */
 	CALL_PUT, CALL_GET,
+	/* the buffers of buffered sends (MPI 4.1, section 3.6.1: src/bsend.c) */
+	CALL_COMM_DETACH_BUFFER, CALL_SESSION_DETACH_BUFFER, CALL_BUFFER_FLUSH,
+	CALL_COMM_FLUSH_BUFFER, CALL_SESSION_FLUSH_BUFFER,
 	CALL_COUNT
 };
 
@@ -213,6 +216,11 @@ static inline const char *shm_rank_call_name(uint32_t call)
 		[CALL_MRECV] = "MPI_Mrecv",
 		[CALL_PUT] = "MPI_Put/Rput",
 		[CALL_GET] = "MPI_Get/Rget",
+		[CALL_COMM_DETACH_BUFFER] = "MPI_Comm_detach_buffer",
+		[CALL_SESSION_DETACH_BUFFER] = "MPI_Session_detach_buffer",
+		[CALL_BUFFER_FLUSH] = "MPI_Buffer_flush",
+		[CALL_COMM_FLUSH_BUFFER] = "MPI_Comm_flush_buffer",
+		[CALL_SESSION_FLUSH_BUFFER] = "MPI_Session_flush_buffer",
 	};
 
 	_Static_assert(sizeof(names) / sizeof(names[0]) == CALL_COUNT,

@@ -21,12 +21,14 @@
 
 #include "api.h"
 #include "attr.h"
+#include "bsend.h"
 #include "coll.h"
 #include "coll_nb.h"
 #include "comm.h"
 #include "comm_hw.h"
 #include "info.h"
 #include "intercomm.h"
+#include "memkinds.h"
 #include "p2p.h"
 #include "progress.h"
 #include "runtime.h"
@@ -76,6 +78,7 @@ static void comm_destroy(struct comm *c)
 		munmap(c->coll, shm_coll_size(1));
 	attr_delete_all(ATTR_COMM, c->handle, &c->attrs);
 	info_unref(c->info);
+	bsend_pool_unref(c->bsend);
 	topo_free(c->topo);
 	errh_unref(c->errh);
 	group_unref(c->remote);
@@ -402,6 +405,13 @@ static int comm_split_do(struct comm *parent, enum call_id call, int color, int 
 	if (rc == MPI_SUCCESS && color != MPI_UNDEFINED) {
 		struct group *ng = group_new(world, n);
 
+		/* derived from the same session, if any (bsend.c) */
+		if (ng && parent->group->bsend_session) {
+			ng->bsend_session = parent->group->bsend_session;
+			bsend_pool_ref(ng->bsend_session);
+		}
+		if (ng)
+			ng->memkinds = parent->group->memkinds;
 		c = ng ? comm_new(ng, base + 2u * (uint32_t)my_index, -1, 0) : NULL;
 		if (ng)
 			group_unref(ng);
@@ -738,14 +748,16 @@ API(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info
 	if (p->remote)
 		return comm_err_inter(comm, "MPI_Comm_split_type", "comm");
 	if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED &&
-	    split_type != MPI_COMM_TYPE_HW_GUIDED && split_type != MPI_COMM_TYPE_HW_UNGUIDED)
+	    split_type != MPI_COMM_TYPE_HW_GUIDED && split_type != MPI_COMM_TYPE_HW_UNGUIDED &&
+	    split_type != MPI_COMM_TYPE_RESOURCE_GUIDED)
 		return err_comm(comm, "MPI_Comm_split_type", MPI_ERR_ARG, "split_type",
 				"%d is not a split type", split_type);
 	if (info != MPI_INFO_NULL && !info_get(info))
 		return err_comm(comm, "MPI_Comm_split_type", MPI_ERR_INFO, "info",
 				"0x%x is not a valid info object", (unsigned)info);
 	/* the hardware split types: comm_hw.c */
-	if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED)
+	if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_HW_UNGUIDED ||
+	    split_type == MPI_COMM_TYPE_RESOURCE_GUIDED)
 		return comm_hw_split_type(comm, p, split_type, key, info_get(info), newcomm);
 	rc = comm_split_internal(p, CALL_COMM_CREATE, split_type == MPI_UNDEFINED ?
 				 MPI_UNDEFINED : 0, key, &c);
@@ -1065,6 +1077,7 @@ API(int, Comm_get_name, (MPI_Comm comm, char *comm_name, int *resultlen))
  * (weak or strong: which progress this job runs under). */
 API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
 {
+	char kinds[MEMKINDS_MAX];
 	struct comm *c;
 	struct info *copy;
 	MPI_Info h;
@@ -1082,6 +1095,11 @@ API(int, Comm_get_info, (MPI_Comm comm, MPI_Info *info_used))
 		if (info_put(copy, e->key, e->value) < 0)
 			goto err_free;
 	if (info_put(copy, "shmpi_progress", progress_is_strong() ? "strong" : "weak") < 0)
+		goto err_free;
+	/* the kinds of its session, or the World model's (MPI 4.1, section
+	 * 11.4.3) */
+	memkinds_format(memkinds_of(c->group->memkinds), kinds, sizeof(kinds));
+	if (info_put(copy, "mpi_memory_alloc_kinds", kinds) < 0)
 		goto err_free;
 	*info_used = h;
 	return MPI_SUCCESS;

@@ -47,6 +47,7 @@ struct comm {
 	struct group *remote;	/* intercommunicators: the remote group, else NULL */
 	struct comm *local;	/* intercommunicators: over the local group */
 	char name[MPI_MAX_OBJECT_NAME];
+	struct bsend_pool *bsend;	/* MPI_Comm_attach_buffer's, or NULL */
 
 	/* collectives (coll.c) */
 	struct shm_coll *coll;

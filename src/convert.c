@@ -15,6 +15,7 @@
  * trip whole (MPI_Get_count, MPI_Get_elements and MPI_Test_cancelled say
  * the same of both).
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -55,8 +56,12 @@ CONV_HANDLE(Session, MPI_Session, HANDLE_SESSION, MPI_SESSION_NULL)
 
 /* ---- statuses ------------------------------------------------------------ */
 
-_Static_assert(sizeof(MPI_F08_status) == 6 * sizeof(MPI_Fint),
-	       "a Fortran status is six MPI_Fints, without padding");
+_Static_assert(sizeof(MPI_F08_status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
+	       "a Fortran status is MPI_F_STATUS_SIZE MPI_Fints, without padding");
+_Static_assert(offsetof(MPI_F08_status, MPI_SOURCE) == MPI_F_SOURCE * sizeof(MPI_Fint) &&
+	       offsetof(MPI_F08_status, MPI_TAG) == MPI_F_TAG * sizeof(MPI_Fint) &&
+	       offsetof(MPI_F08_status, MPI_ERROR) == MPI_F_ERROR * sizeof(MPI_Fint),
+	       "MPI_F_SOURCE, MPI_F_TAG and MPI_F_ERROR index the INTEGER status");
 
 static void status_to_f08(const MPI_Status *c, MPI_F08_status *f)
 {
@@ -131,6 +136,28 @@ API(int, Status_c2f, (const MPI_Status *c_status, MPI_Fint *f_status))
 		status_to_f08(c_status, &f);
 		memcpy(f_status, &f, sizeof(f));
 	}
+	return rc;
+}
+
+/* The two Fortran statuses (MPI 4.1, section 19.3.5) hold the same
+ * MPI_Fints in the same order. */
+API(int, Status_f082f, (const MPI_F08_status *f08_status, MPI_Fint *f_status))
+{
+	int rc = status_check("MPI_Status_f082f", f08_status, "f08_status", f_status,
+			      "f_status");
+
+	if (rc == MPI_SUCCESS)
+		memcpy(f_status, f08_status, sizeof(*f08_status));
+	return rc;
+}
+
+API(int, Status_f2f08, (const MPI_Fint *f_status, MPI_F08_status *f08_status))
+{
+	int rc = status_check("MPI_Status_f2f08", f_status, "f_status", f08_status,
+			      "f08_status");
+
+	if (rc == MPI_SUCCESS)
+		memcpy(f08_status, f_status, sizeof(*f08_status));
 	return rc;
 }
 

@@ -486,6 +486,12 @@ static void b_segments(struct dt_build *b, const struct dt_contents *c,
 		for (MPI_Aint i = 0; i < count; i++)
 			b_seg(b, c->types[i], aints[i], ints[1 + i]);
 		break;
+	case MPI_COMBINER_VALUE_INDEX:
+		/* struct { value; index; } as C lays it out (MPI 4.1, 6.9.4) */
+		b_seg(b, c->types[0], 0, 1);
+		b_seg(b, c->types[1], (c->types[0]->extent + c->types[1]->align - 1) /
+			  c->types[1]->align * c->types[1]->align, 1);
+		break;
 	case MPI_COMBINER_SUBARRAY:
 		b_subarray(b, c, a);
 		break;
@@ -514,7 +520,8 @@ static void b_finish(struct dt_build *b, const struct dt_contents *c,
 	if (!b->any)
 		b->lb = b->ub = 0;
 	ext = b->ub - b->lb;
-	if (c->combiner == MPI_COMBINER_STRUCT && !dt->sticky && ext > 0 &&
+	if ((c->combiner == MPI_COMBINER_STRUCT || c->combiner == MPI_COMBINER_VALUE_INDEX) &&
+	    !dt->sticky && ext > 0 &&
 	    ext % dt->align)
 		b->ub = b_add(b, b->ub, dt->align - ext % dt->align);
 	dt->lb = b->lb;

@@ -818,6 +818,58 @@ API(int, Type_create_resized_c, (MPI_Datatype oldtype, MPI_Count lb, MPI_Count e
 	return dt_resized("MPI_Type_create_resized_c", 1, oldtype, lb, extent, newtype);
 }
 
+/*
+ * The type of a (value, index) pair for MPI_MINLOC and MPI_MAXLOC (MPI 4.1,
+ * section 6.9.4), of two predefined types: the predefined pair type where
+ * there is one (MPI_FLOAT and MPI_INT give MPI_FLOAT_INT), else a new
+ * committed type, struct { value; index; } as C lays it out, of combiner
+ * MPI_COMBINER_VALUE_INDEX, which the program frees.
+ */
+API(int, Type_get_value_index, (MPI_Datatype value_type, MPI_Datatype index_type,
+				MPI_Datatype *pair_type))
+{
+	static const char call[] = "MPI_Type_get_value_index";
+	static const MPI_Datatype named[][3] = {
+		{ MPI_FLOAT, MPI_INT, MPI_FLOAT_INT },
+		{ MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT },
+		{ MPI_LONG, MPI_INT, MPI_LONG_INT },
+		{ MPI_INT, MPI_INT, MPI_2INT },
+		{ MPI_SHORT, MPI_INT, MPI_SHORT_INT },
+		{ MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT },
+		{ MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER },
+		{ MPI_REAL, MPI_REAL, MPI_2REAL },
+		{ MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION },
+	};
+	struct datatype *types[2];
+	struct datatype *dt;
+	int rc;
+
+	runtime_check(call);
+	rc = dt_lookup(call, "value_type", value_type, &types[0]);
+	if (rc == MPI_SUCCESS)
+		rc = dt_lookup(call, "index_type", index_type, &types[1]);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	for (int k = 0; k < 2; k++)
+		if (types[k]->contents.combiner != MPI_COMBINER_NAMED)
+			return err_comm(DT_COMM, call, MPI_ERR_TYPE,
+					k ? "index_type" : "value_type",
+					"is not a predefined datatype");
+	if (!pair_type)
+		return dt_null_arg(call, "pair_type");
+	for (size_t k = 0; k < sizeof(named) / sizeof(named[0]); k++)
+		if (named[k][0] == value_type && named[k][1] == index_type) {
+			*pair_type = named[k][2];
+			return MPI_SUCCESS;
+		}
+	rc = dt_make(&(struct dt_contents){ .combiner = MPI_COMBINER_VALUE_INDEX, .nd = 2,
+					    .types = types }, 1, &dt);
+	if (rc < 0)
+		return dt_err_create(call, rc);
+	*pair_type = dt->handle;
+	return MPI_SUCCESS;
+}
+
 /* A duplicate keeps the committed state of its original (MPI-3.1 4.1.10)
  * and gets copies of its attributes as their copy callbacks say (6.7.4). */
 API(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype *newtype))

@@ -202,13 +202,17 @@ API(int, Errhandler_free, (MPI_Errhandler *errhandler))
 {
 	struct errhandler *eh;
 
-	runtime_check("MPI_Errhandler_free");
+	/* at any time, as MPI_Session_create_errhandler (session.c): the
+	 * errors are returned while the library is not up */
+	runtime_hold();
 	if (!errhandler)
-		return err_comm(MPI_COMM_WORLD, "MPI_Errhandler_free", MPI_ERR_ARG,
+		return rt.phase != RUNTIME_ACTIVE ? MPI_ERR_ARG :
+		       err_comm(MPI_COMM_WORLD, "MPI_Errhandler_free", MPI_ERR_ARG,
 				"errhandler", "is NULL");
 	eh = errh_get(*errhandler);
 	if (!eh)
-		return err_comm(MPI_COMM_WORLD, "MPI_Errhandler_free", MPI_ERR_ARG,
+		return rt.phase != RUNTIME_ACTIVE ? MPI_ERR_ARG :
+		       err_comm(MPI_COMM_WORLD, "MPI_Errhandler_free", MPI_ERR_ARG,
 				"errhandler", "0x%x is not a valid error handler",
 				(unsigned)*errhandler);
 	errh_unref(eh);

@@ -97,6 +97,9 @@ static const struct {
 	E(MPI_T_ERR_INVALID, "invalid use of the interface or bad parameter value(s)"),
 	E(MPI_ERR_SESSION, "invalid session handle"),
 	E(MPI_T_ERR_NOT_SUPPORTED, "requested functionality not supported"),
+	E(MPI_ERR_PROC_ABORTED, "operation with a process that has aborted"),
+	E(MPI_ERR_VALUE_TOO_LARGE, "a value does not fit in its output parameter"),
+	E(MPI_ERR_ERRHANDLER, "invalid error handler"),
 #undef E
 };
 

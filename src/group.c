@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "bsend.h"
 #include "errhandler.h"
 #include "group.h"
 #include "runtime.h"
@@ -68,6 +69,7 @@ void group_unref(struct group *g)
 		return;
 	if (!handle_is_builtin(g->handle))
 		handle_release(g->handle);
+	bsend_pool_unref(g->bsend_session);
 	free(g->world);
 	free(g->index);
 	if (g != &group_empty)

@@ -9,6 +9,8 @@
 
 #include "handle.h"
 
+struct bsend_pool;
+
 struct group {
 	MPI_Group handle;
 	int refs;
@@ -16,6 +18,12 @@ struct group {
 	int rank;	/* this process's rank in the group, or MPI_UNDEFINED */
 	int *world;	/* job rank of each member */
 	int *index;	/* group rank of each job rank, or -1 (rt.size entries) */
+	/* a group of a session's process set, and the communicators made of
+	 * it: the session's buffer for buffered sends (bsend.c), else NULL */
+	struct bsend_pool *bsend_session;
+	/* the memory allocation kinds of its session (memkinds.h), 0 for
+	 * the default ones */
+	unsigned memkinds;
 };
 
 static inline struct group *group_get(MPI_Group h)

@@ -87,6 +87,11 @@ void handle_release(int h)
 void handle_reset_all(void)
 {
 	for (int k = 0; k < HANDLE_NKINDS; k++) {
+		/* info objects and error handlers outlive the library: the
+		 * program may use and free them after MPI_Finalize (MPI 4.1,
+		 * section 11.4.1) */
+		if (k == HANDLE_INFO || k == HANDLE_ERRHANDLER)
+			continue;
 		free(handle_tables[k].objs);
 		free(handle_tables[k].gens);
 		free(handle_tables[k].free);

@@ -4,6 +4,7 @@
  * describes how the job was started.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,7 +128,9 @@ static int info_env_fill(struct info *i, int argc, char **argv)
 				       "%s%s", a > 1 ? " " : "", argv[a]);
 	if (argc > 1)
 		rc |= info_put(i, "argv", buf);
-	snprintf(buf, sizeof(buf), "%d", rt.size);
+	/* before MPI_Init, the size shmrun gives the job */
+	snprintf(buf, sizeof(buf), "%d", rt.phase == RUNTIME_ACTIVE ? rt.size :
+		 getenv("SHMPI_SIZE") ? atoi(getenv("SHMPI_SIZE")) : 1);
 	rc |= info_put(i, "maxprocs", buf);
 	rc |= info_put(i, "soft", buf);
 	if (gethostname(host, sizeof(host)) == 0) {
@@ -164,7 +167,27 @@ void info_fini_builtins(void)
 
 /* ---- the calls ---------------------------------------------------------- */
 
-#define info_err(...) err_comm(MPI_COMM_WORLD, __VA_ARGS__)
+/*
+ * The MPI_Info calls work at any time, before MPI_Init and after
+ * MPI_Finalize too (MPI 4.1, section 11.4.1): their errors go through
+ * MPI_COMM_WORLD's handler while the library is up, and are returned
+ * as they are while it is not.
+ */
+static int info_err(const char *call, int errclass, const char *arg, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int info_err(const char *call, int errclass, const char *arg, const char *fmt, ...)
+{
+	char detail[256];
+	va_list ap;
+
+	if (rt.phase != RUNTIME_ACTIVE)
+		return errclass;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof(detail), fmt, ap);
+	va_end(ap);
+	return err_comm(MPI_COMM_WORLD, call, errclass, arg, "%s", detail);
+}
 
 static struct info *info_arg(const char *call, MPI_Info h, int *rc)
 {
@@ -195,7 +218,7 @@ API(int, Info_create, (MPI_Info *info))
 {
 	struct info *i;
 
-	runtime_check("MPI_Info_create");
+	runtime_hold();
 	if (!info)
 		return info_err("MPI_Info_create", MPI_ERR_ARG, "info", "is NULL");
 	i = info_alloc(1);
@@ -210,7 +233,7 @@ API(int, Info_set, (MPI_Info info, const char *key, const char *value))
 	struct info *i;
 	int rc;
 
-	runtime_check("MPI_Info_set");
+	runtime_hold();
 	if (!(i = info_arg("MPI_Info_set", info, &rc)))
 		return rc;
 	if (i == &info_env)
@@ -233,7 +256,7 @@ API(int, Info_get, (MPI_Info info, const char *key, int valuelen, char *value,
 	const char *v;
 	int rc;
 
-	runtime_check("MPI_Info_get");
+	runtime_hold();
 	if (!(i = info_arg("MPI_Info_get", info, &rc)))
 		return rc;
 	if ((rc = info_check_key("MPI_Info_get", key)) != MPI_SUCCESS)
@@ -260,7 +283,7 @@ API(int, Info_get_valuelen, (MPI_Info info, const char *key, int *valuelen, int 
 	const char *v;
 	int rc;
 
-	runtime_check("MPI_Info_get_valuelen");
+	runtime_hold();
 	if (!(i = info_arg("MPI_Info_get_valuelen", info, &rc)))
 		return rc;
 	if ((rc = info_check_key("MPI_Info_get_valuelen", key)) != MPI_SUCCESS)
@@ -287,7 +310,7 @@ API(int, Info_get_string, (MPI_Info info, const char *key, int *buflen, char *va
 	const char *v;
 	int rc;
 
-	runtime_check("MPI_Info_get_string");
+	runtime_hold();
 	if (!(i = info_arg("MPI_Info_get_string", info, &rc)))
 		return rc;
 	if ((rc = info_check_key("MPI_Info_get_string", key)) != MPI_SUCCESS)
@@ -319,7 +342,7 @@ API(int, Info_create_env, (int argc, char *argv[], MPI_Info *info))
 {
 	struct info *i;
 
-	runtime_check("MPI_Info_create_env");
+	runtime_hold();
 	if (!info)
 		return info_err("MPI_Info_create_env", MPI_ERR_ARG, "info", "is NULL");
 	if (argc < 0)
@@ -339,7 +362,7 @@ API(int, Info_get_nkeys, (MPI_Info info, int *nkeys))
 	struct info *i;
 	int rc;
 
-	runtime_check("MPI_Info_get_nkeys");
+	runtime_hold();
 	if (!(i = info_arg("MPI_Info_get_nkeys", info, &rc)))
 		return rc;
 	if (!nkeys)
@@ -354,7 +377,7 @@ API(int, Info_get_nthkey, (MPI_Info info, int n, char *key))
 	struct info_entry *e;
 	int rc;
 
-	runtime_check("MPI_Info_get_nthkey");
+	runtime_hold();
 	if (!(i = info_arg("MPI_Info_get_nthkey", info, &rc)))
 		return rc;
 	if (!key)
@@ -374,7 +397,7 @@ API(int, Info_delete, (MPI_Info info, const char *key))
 	struct info *i;
 	int rc;
 
-	runtime_check("MPI_Info_delete");
+	runtime_hold();
 	if (!(i = info_arg("MPI_Info_delete", info, &rc)))
 		return rc;
 	if (i == &info_env)
@@ -402,7 +425,7 @@ API(int, Info_dup, (MPI_Info info, MPI_Info *newinfo))
 	struct info *i, *n;
 	int rc;
 
-	runtime_check("MPI_Info_dup");
+	runtime_hold();
 	if (!(i = info_arg("MPI_Info_dup", info, &rc)))
 		return rc;
 	if (!newinfo)
@@ -421,7 +444,7 @@ API(int, Info_free, (MPI_Info *info))
 	struct info *i;
 	int rc;
 
-	runtime_check("MPI_Info_free");
+	runtime_hold();
 	if (!info)
 		return info_err("MPI_Info_free", MPI_ERR_ARG, "info", "is NULL");
 	if (!(i = info_arg("MPI_Info_free", *info, &rc)))

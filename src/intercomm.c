@@ -52,7 +52,7 @@ static int takes_ids(const struct comm *c)
 	return c->group->world[0] < c->remote->world[0];
 }
 
-static uint32_t take_ids(uint32_t n)
+uint32_t inter_take_ids(uint32_t n)
 {
 	/* relaxed: only the ids' value matters (as in comm.c) */
 	return atomic_fetch_add_explicit(&rt.job->next_ctx, n, memory_order_relaxed);
@@ -75,7 +75,7 @@ static void inter_agree(struct comm *c, enum call_id call, int info, uint32_t nc
 
 	if (c->rank == 0) {
 		if (takes_ids(c))
-			mine.ctx = take_ids(nctx);
+			mine.ctx = inter_take_ids(nctx);
 		inter_xfer(c, call, INTER_TAG_AGREE, 0, 1,
 			   &(struct xfer){ &mine, dt_get(MPI_BYTE), NULL, NULL,
 					   sizeof(mine), 1 },
@@ -93,7 +93,7 @@ static void inter_agree(struct comm *c, enum call_id call, int info, uint32_t nc
 static void take_pair(struct sched *s, void *ctx)
 {
 	(void)s;
-	*(uint32_t *)ctx = take_ids(2);
+	*(uint32_t *)ctx = inter_take_ids(2);
 }
 
 void inter_agree_build(struct sched *s, struct comm *p, uint32_t *ctx)
@@ -323,7 +323,7 @@ static struct meet leader_meet(struct comm *lc, MPI_Comm peer_comm, int remote_l
 	}
 	them = comm_world_rank(pc, remote_leader);
 	if (rt.rank < them)
-		mine.ctx = take_ids(2);
+		mine.ctx = inter_take_ids(2);
 	/* on peer_comm's internal context, with the user's tag */
 	inter_xfer(pc, CALL_COMM_CREATE, tag, remote_leader, remote_leader + 1,
 		   &(struct xfer){ &mine, dt_get(MPI_BYTE), NULL, NULL, sizeof(mine), 1 },

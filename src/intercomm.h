@@ -31,6 +31,9 @@ enum inter_tag {
  * (local is dropped then). */
 struct comm *inter_new(struct comm *local, struct group *remote, uint32_t ctx);
 
+/* A block of n new context ids, from the job's counter. */
+uint32_t inter_take_ids(uint32_t n);
+
 struct sched;
 
 /* The nonblocking form of the leaders' agreement of inter_dup, as steps of

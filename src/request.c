@@ -371,7 +371,7 @@ static int req_check_array(const char *call, int count, const MPI_Request *reqs,
 /* A wait on several requests publishes the first still pending as what it
  * waits for (the watchdog's view), and returns it (NULL: none); nothing
  * while a generalized request is pending (see req_block). */
-static struct request *req_block_set(enum call_id id, MPI_Request *reqs, int count)
+static struct request *req_block_set(enum call_id id, const MPI_Request *reqs, int count)
 {
 	struct request *first = NULL;
 
@@ -393,7 +393,7 @@ static struct request *req_block_set(enum call_id id, MPI_Request *reqs, int cou
 }
 
 struct req_set {
-	MPI_Request *reqs;
+	const MPI_Request *reqs;
 	int count;
 	int need;	/* how many must be complete (all, or one) */
 	int next;	/* all: the requests before it are complete or inactive */
@@ -520,7 +520,7 @@ API(int, Testall, (int count, MPI_Request array_of_requests[], int *flag,
 }
 
 /* The first complete active request, or -1 (*any_active: whether any). */
-static int set_first_done(MPI_Request *reqs, int count, int *any_active)
+static int set_first_done(const MPI_Request *reqs, int count, int *any_active)
 {
 	*any_active = 0;
 	for (int i = 0; i < count; i++) {
@@ -573,29 +573,46 @@ API(int, Waitany, (int count, MPI_Request array_of_requests[], int *index,
 	return set_finish_one("MPI_Waitany", array_of_requests, i, status);
 }
 
-API(int, Testany, (int count, MPI_Request array_of_requests[], int *index,
-		   int *flag, MPI_Status *status))
+/*
+ * The search of MPI_Testany and MPI_Request_get_status_any, after their
+ * argument checks (*rc, raised): the first complete active request after
+ * one pass of the engine, -1 for none (*flag and *index as MPI_Testany
+ * sets them, status empty).
+ */
+static int set_test_any(const char *call, int count, const MPI_Request *reqs,
+			int *index, int *flag, MPI_Status *status, int *rc)
 {
-	int rc, any, i;
+	int any, i;
 
-	runtime_check("MPI_Testany");
-	rc = req_check_array("MPI_Testany", count, array_of_requests, status, "status");
-	if (rc != MPI_SUCCESS)
-		return rc;
-	if (!index || !flag)
-		return err_comm(MPI_COMM_WORLD, "MPI_Testany", MPI_ERR_ARG,
-				!index ? "index" : "flag", "is NULL");
-	i = set_first_done(array_of_requests, count, &any);
+	*rc = req_check_array(call, count, reqs, status, "status");
+	if (*rc != MPI_SUCCESS)
+		return -1;
+	if (!index || !flag) {
+		*rc = err_comm(MPI_COMM_WORLD, call, MPI_ERR_ARG, !index ? "index" : "flag",
+			       "is NULL");
+		return -1;
+	}
+	i = set_first_done(reqs, count, &any);
 	if (i < 0 && any) {
 		progress_poll();
-		i = set_first_done(array_of_requests, count, &any);
+		i = set_first_done(reqs, count, &any);
 	}
 	*flag = i >= 0 || !any;
 	*index = i < 0 ? MPI_UNDEFINED : i;
-	if (i < 0) {
+	if (i < 0)
 		req_status_empty(status);
-		return MPI_SUCCESS;
-	}
+	return i;
+}
+
+API(int, Testany, (int count, MPI_Request array_of_requests[], int *index,
+		   int *flag, MPI_Status *status))
+{
+	int rc, i;
+
+	runtime_check("MPI_Testany");
+	i = set_test_any("MPI_Testany", count, array_of_requests, index, flag, status, &rc);
+	if (i < 0)
+		return rc;
 	return set_finish_one("MPI_Testany", array_of_requests, i, status);
 }
 
@@ -673,6 +690,25 @@ API(int, Testsome, (int incount, MPI_Request array_of_requests[], int *outcount,
 			       array_of_indices, array_of_statuses);
 }
 
+/*
+ * A complete request's status, leaving the request as it is: a
+ * generalized request's query callback runs each time it is asked
+ * (MPI-3.1 section 12.2).  Returns the operation's error.
+ */
+static int req_peek(struct request *r, MPI_Status *status)
+{
+	int rc;
+
+	if (r->kind != REQ_GREQ) {
+		req_status(r, status);
+		return r->st_error;
+	}
+	rc = greq_query(r, status);
+	if (status != MPI_STATUS_IGNORE)
+		status->MPI_ERROR = rc;
+	return rc;
+}
+
 API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status))
 {
 	struct request *r;
@@ -693,15 +729,116 @@ API(int, Request_get_status, (MPI_Request request, int *flag, MPI_Status *status
 	*flag = req_is_complete(r);
 	if (!*flag)
 		return MPI_SUCCESS;
-	if (r->kind != REQ_GREQ) {
-		req_status(r, status);
-		return MPI_SUCCESS;
-	}
-	/* the query callback, each time it is asked (MPI-3.1 section 12.2) */
-	rc = greq_query(r, status);
-	if (rc != MPI_SUCCESS)
+	rc = req_peek(r, status);
+	if (rc != MPI_SUCCESS && r->kind == REQ_GREQ)
 		return err_comm(MPI_COMM_WORLD, "MPI_Request_get_status", rc, "request",
 				"the query callback failed");
+	return MPI_SUCCESS;
+}
+
+/*
+ * The MPI 4.1 forms on arrays (section 3.7.5): MPI_Testall, _any and _some
+ * that neither free nor deactivate a request.  Every complete active
+ * request's status, into statuses (index n of the -some form); returns
+ * MPI_ERR_IN_STATUS, with the communicator to raise it on, if any failed.
+ */
+static int set_peek(const MPI_Request *reqs, int count, MPI_Status *statuses,
+		    int *outcount, int *indices, MPI_Comm *err_comm_out)
+{
+	int n = 0, rc = MPI_SUCCESS;
+
+	for (int i = 0; i < count; i++) {
+		struct request *r = reqs[i] == MPI_REQUEST_NULL ? NULL : req_get(reqs[i]);
+
+		if (!r || !req_active(r)) {
+			if (!indices)
+				req_status_empty(status_at(statuses, i));
+			continue;
+		}
+		if (!req_is_complete(r))
+			continue;
+		if (indices)
+			indices[n] = i;
+		if (req_peek(r, status_at(statuses, indices ? n : i)) != MPI_SUCCESS &&
+		    rc == MPI_SUCCESS) {
+			rc = MPI_ERR_IN_STATUS;
+			*err_comm_out = req_comm(r);
+		}
+		n++;
+	}
+	if (outcount)
+		*outcount = n;
+	return rc;
+}
+
+API(int, Request_get_status_all, (int count, const MPI_Request array_of_requests[],
+				  int *flag, MPI_Status *array_of_statuses))
+{
+	struct req_set s = { array_of_requests, count, 0, 0 };
+	MPI_Comm comm = MPI_COMM_WORLD;
+	int rc;
+
+	runtime_check("MPI_Request_get_status_all");
+	rc = req_check_array("MPI_Request_get_status_all", count, array_of_requests,
+			     array_of_statuses, "array_of_statuses");
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!flag)
+		return err_comm(MPI_COMM_WORLD, "MPI_Request_get_status_all", MPI_ERR_ARG,
+				"flag", "is NULL");
+	if (!set_done(&s))
+		progress_poll();
+	*flag = set_done(&s);
+	if (!*flag)
+		return MPI_SUCCESS;
+	rc = set_peek(array_of_requests, count, array_of_statuses, NULL, NULL, &comm);
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, "MPI_Request_get_status_all", rc, "array_of_requests",
+				"an operation failed (see the statuses)");
+	return MPI_SUCCESS;
+}
+
+API(int, Request_get_status_any, (int count, const MPI_Request array_of_requests[],
+				  int *index, int *flag, MPI_Status *status))
+{
+	struct request *r;
+	int rc, i;
+
+	runtime_check("MPI_Request_get_status_any");
+	i = set_test_any("MPI_Request_get_status_any", count, array_of_requests, index,
+			 flag, status, &rc);
+	if (i < 0)
+		return rc;
+	r = req_get(array_of_requests[i]);
+	rc = req_peek(r, status);
+	return rc == MPI_SUCCESS ? rc :
+	       req_raise("MPI_Request_get_status_any", req_comm(r), rc);
+}
+
+API(int, Request_get_status_some, (int incount, const MPI_Request array_of_requests[],
+				   int *outcount, int array_of_indices[],
+				   MPI_Status *array_of_statuses))
+{
+	MPI_Comm comm = MPI_COMM_WORLD;
+	int rc, any;
+
+	runtime_check("MPI_Request_get_status_some");
+	rc = req_check_array("MPI_Request_get_status_some", incount, array_of_requests,
+			     array_of_statuses, "array_of_statuses");
+	if (rc != MPI_SUCCESS)
+		return rc;
+	if (!outcount || (incount > 0 && !array_of_indices))
+		return err_comm(MPI_COMM_WORLD, "MPI_Request_get_status_some", MPI_ERR_ARG,
+				!outcount ? "outcount" : "array_of_indices", "is NULL");
+	progress_poll();
+	set_first_done(array_of_requests, incount, &any);
+	rc = set_peek(array_of_requests, incount, array_of_statuses, outcount,
+		      array_of_indices, &comm);
+	if (!any)
+		*outcount = MPI_UNDEFINED;
+	if (rc != MPI_SUCCESS)
+		return err_comm(comm, "MPI_Request_get_status_some", rc,
+				"array_of_requests", "an operation failed (see the statuses)");
 	return MPI_SUCCESS;
 }
 

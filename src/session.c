@@ -17,24 +17,33 @@
  * string tag, so that calls with the same group and string tag match and
  * calls with another string tag do not.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "api.h"
+#include "bsend.h"
+#include "coll.h"
 #include "comm.h"
 #include "errhandler.h"
 #include "group.h"
 #include "handle.h"
 #include "info.h"
+#include "intercomm.h"
+#include "memkinds.h"
 #include "p2p.h"
 #include "runtime.h"
+#include "session.h"
+#include "state.h"
 
 struct session {
 	MPI_Session handle;
 	struct errhandler *errh;
 	int thread_level;	/* what it asked for, or what the library has */
+	struct bsend_pool *bsend;	/* its buffer for buffered sends */
+	unsigned memkinds;	/* the memory allocation kinds it asked for */
 };
 
 static const char *const session_psets[] = { "mpi://WORLD", "mpi://SELF" };
@@ -121,13 +130,19 @@ API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *s
 		return session_init_err(eh, MPI_ERR_NO_MEM, NULL, "out of memory");
 	if (rt.phase == RUNTIME_BEFORE_INIT)
 		runtime_up("MPI_Session_init", level, NULL, NULL);
-	if (handle_alloc(HANDLE_SESSION, s, &s->handle) < 0) {
+	s->bsend = bsend_pool_new();
+	if (!s->bsend || handle_alloc(HANDLE_SESSION, s, &s->handle) < 0) {
+		bsend_pool_unref(s->bsend);
 		free(s);
 		return session_init_err(eh, MPI_ERR_NO_MEM, NULL, "out of memory");
 	}
 	/* the library has one level for all: what it provides when less
 	 * than asked (MPI 4.1, section 11.3.1) */
 	s->thread_level = level < rt.thread_level ? level : rt.thread_level;
+	/* the kinds asked for that shmpi supports (MPI 4.1, section 11.4.3) */
+	if (i && info_lookup(i, "mpi_memory_alloc_kinds"))
+		s->memkinds = memkinds_parse(info_lookup(i, "mpi_memory_alloc_kinds")) |
+			      MEMKIND_GIVEN;
 	errh_ref(eh);
 	s->errh = eh;
 	rt.sessions++;
@@ -138,7 +153,8 @@ API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *s
 /*
  * Objects derived from the session stay as they are (the program frees
  * them); the library goes down with the last session when the World model
- * is not active (runtime.c).
+ * is not active (runtime.c).  The messages in the session's buffer leave
+ * first, as MPI_Session_detach_buffer would wait for them.
  */
 API(int, Session_finalize, (MPI_Session *session))
 {
@@ -151,6 +167,8 @@ API(int, Session_finalize, (MPI_Session *session))
 	s = session_get(*session);
 	if (!s)
 		return session_err_invalid(*session, "MPI_Session_finalize");
+	bsend_pool_drain(s->bsend, CALL_SESSION_DETACH_BUFFER);
+	bsend_pool_unref(s->bsend);
 	handle_release(s->handle);
 	errh_unref(s->errh);
 	free(s);
@@ -170,13 +188,27 @@ static struct session *session_check(MPI_Session h, const char *call, int *rc)
 	return s;
 }
 
-/* A new info object of one key for the program, into *out. */
+struct bsend_pool *session_bsend(MPI_Session h, const char *call,
+				 struct errhandler **eh, int *rc)
+{
+	struct session *s = session_check(h, call, rc);
+
+	if (!s)
+		return NULL;
+	*eh = s->errh;
+	return s->bsend;
+}
+
+/* A new info object for the program, into *out: key and value, and key2
+ * and value2 unless key2 is NULL. */
 static int session_info_out(struct session *s, const char *call, const char *key,
-			    const char *value, MPI_Info *out)
+			    const char *value, const char *key2, const char *value2,
+			    MPI_Info *out)
 {
 	struct info *i = info_alloc(1);
 
-	if (!i || info_put(i, key, value) < 0) {
+	if (!i || info_put(i, key, value) < 0 ||
+	    (key2 && value2 && info_put(i, key2, value2) < 0)) {
 		info_unref(i);
 		return err_obj(s->errh, s->handle, call, MPI_ERR_NO_MEM, NULL,
 			       "out of memory");
@@ -185,9 +217,11 @@ static int session_info_out(struct session *s, const char *call, const char *key
 	return MPI_SUCCESS;
 }
 
-/* thread_level, the key of MPI_Session_init (MPI 4.1, section 11.3.1). */
+/* thread_level, the key of MPI_Session_init (MPI 4.1, section 11.3.1), and
+ * the memory allocation kinds it provides (section 11.4.3). */
 API(int, Session_get_info, (MPI_Session session, MPI_Info *info_used))
 {
+	char kinds[MEMKINDS_MAX];
 	struct session *s;
 	int rc;
 
@@ -197,8 +231,10 @@ API(int, Session_get_info, (MPI_Session session, MPI_Info *info_used))
 	if (!info_used)
 		return err_obj(s->errh, session, "MPI_Session_get_info", MPI_ERR_ARG,
 			       "info_used", "is NULL");
+	memkinds_format(memkinds_of(s->memkinds), kinds, sizeof(kinds));
 	return session_info_out(s, "MPI_Session_get_info", "thread_level",
-				thread_level_names[s->thread_level], info_used);
+				thread_level_names[s->thread_level], "mpi_memory_alloc_kinds",
+				kinds, info_used);
 }
 
 API(int, Session_get_num_psets, (MPI_Session session, MPI_Info info, int *npset_names))
@@ -322,7 +358,8 @@ API(int, Session_get_pset_info, (MPI_Session session, const char *pset_name, MPI
 		return err_obj(s->errh, session, "MPI_Session_get_pset_info",
 			       MPI_ERR_ARG, "info", "is NULL");
 	snprintf(size, sizeof(size), "%d", p == 1 ? 1 : rt.size);
-	return session_info_out(s, "MPI_Session_get_pset_info", "mpi_size", size, info);
+	return session_info_out(s, "MPI_Session_get_pset_info", "mpi_size", size, NULL, NULL,
+				info);
 }
 
 API(int, Group_from_session_pset, (MPI_Session session, const char *pset_name,
@@ -344,6 +381,10 @@ API(int, Group_from_session_pset, (MPI_Session session, const char *pset_name,
 	if (!g)
 		return err_obj(s->errh, session, "MPI_Group_from_session_pset",
 			       MPI_ERR_NO_MEM, NULL, "out of memory");
+	/* its communicators send buffered through the session's buffer */
+	bsend_pool_ref(s->bsend);
+	g->bsend_session = s->bsend;
+	g->memkinds = s->memkinds;
 	*newgroup = g->handle;
 	return MPI_SUCCESS;
 }
@@ -425,6 +466,130 @@ API(int, Comm_create_from_group, (MPI_Group group, const char *stringtag, MPI_In
 	errh_unref(c->errh);
 	c->errh = eh;
 	*newcomm = c->handle;
+	return MPI_SUCCESS;
+}
+
+/*
+ * The context pair of a new intercommunicator (MPI 4.1, section 7.6.2):
+ * the leader of lower job rank takes it and tells the other leader on the
+ * library's communicator over the job; each leader broadcasts it in its
+ * group over local.  An MPI error class.
+ */
+static int session_inter_ctx(struct comm *local, int local_leader, int lw, int rw,
+			     int tag, uint32_t *ctx)
+{
+	int rc = MPI_SUCCESS;
+
+	if (local->rank == local_leader) {
+		if (lw < rw) {
+			*ctx = inter_take_ids(2);
+			rc = p2p_internal_send(comm_sessions(), rw, tag, ctx, sizeof(*ctx),
+					       CALL_COMM_CREATE);
+		} else {
+			rc = p2p_internal_recv(comm_sessions(), rw, tag, ctx, sizeof(*ctx),
+					       CALL_COMM_CREATE);
+		}
+	}
+	coll_bcast_bytes(local, CALL_COMM_CREATE, ctx, sizeof(*ctx), local_leader);
+	return rc;
+}
+
+/* Errors of MPI_Intercomm_create_from_groups, as those of
+ * MPI_Comm_create_from_group. */
+static int inter_from_groups_err(struct errhandler *eh, int errclass, const char *arg,
+				 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int inter_from_groups_err(struct errhandler *eh, int errclass, const char *arg,
+				 const char *fmt, ...)
+{
+	static const char call[] = "MPI_Intercomm_create_from_groups";
+	char what[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (!eh)
+		return err_comm(MPI_COMM_WORLD, call, errclass, arg, "%s", what);
+	return err_obj(eh, MPI_SESSION_NULL, call, errclass, arg, "%s", what);
+}
+
+/*
+ * Collective over the members of both groups (MPI 4.1, section 7.6.2):
+ * each passes its own group as local_group, the other as remote_group,
+ * and the same string tag.  The local groups' communicators come as in
+ * MPI_Comm_create_from_group (on a tag of their own), then the leaders
+ * agree on the context.  The new intercommunicator has the errhandler
+ * argument as its error handler.
+ */
+API(int, Intercomm_create_from_groups, (MPI_Group local_group, int local_leader,
+					MPI_Group remote_group, int remote_leader,
+					const char *stringtag, MPI_Info info,
+					MPI_Errhandler errhandler, MPI_Comm *newintercomm))
+{
+	struct comm *local, *c;
+	struct group *lg, *rg;
+	struct errhandler *eh;
+	char why[160] = "";
+	uint32_t ctx = 0;
+	int tag, rc;
+
+	runtime_check("MPI_Intercomm_create_from_groups");
+	eh = errh_get(errhandler);
+	if (!eh || (eh->kind != ERRH_ANY && eh->kind != ERRH_COMM))
+		return inter_from_groups_err(NULL, MPI_ERR_ARG, "errhandler", "%s",
+					     !eh ? "is not a valid error handler" :
+					     "was not created for communicators");
+	if (!(lg = group_get(local_group)) || !(rg = group_get(remote_group)))
+		return inter_from_groups_err(eh, MPI_ERR_GROUP,
+					     !lg ? "local_group" : "remote_group",
+					     "is not a valid group");
+	if (lg->rank == MPI_UNDEFINED)
+		return inter_from_groups_err(eh, MPI_ERR_GROUP, "local_group",
+					     "does not hold the calling process");
+	for (int r = 0; r < rg->size; r++)
+		if (lg->index[rg->world[r]] >= 0)
+			return inter_from_groups_err(eh, MPI_ERR_GROUP, "remote_group",
+						     "shares job rank %d with local_group",
+						     rg->world[r]);
+	if (local_leader < 0 || local_leader >= lg->size)
+		return inter_from_groups_err(eh, MPI_ERR_RANK, "local_leader",
+					     "%d is not a rank of local_group (size %d)",
+					     local_leader, lg->size);
+	if (remote_leader < 0 || remote_leader >= rg->size)
+		return inter_from_groups_err(eh, MPI_ERR_RANK, "remote_leader",
+					     "%d is not a rank of remote_group (size %d)",
+					     remote_leader, rg->size);
+	if (!stringtag || strlen(stringtag) >= MPI_MAX_STRINGTAG_LEN)
+		return inter_from_groups_err(eh, MPI_ERR_ARG, "stringtag", "%s",
+					     !stringtag ? "is NULL" :
+					     "is longer than MPI_MAX_STRINGTAG_LEN - 1");
+	if (info != MPI_INFO_NULL && !info_get(info))
+		return inter_from_groups_err(eh, MPI_ERR_INFO, "info", "is not a valid info");
+	if (!newintercomm)
+		return inter_from_groups_err(eh, MPI_ERR_ARG, "newintercomm", "is NULL");
+	/* not the tag of MPI_Comm_create_from_group with the same string */
+	tag = session_tag(stringtag) ^ 1;
+	local = comm_new(lg, 0, -1, 0);
+	if (!local)
+		return inter_from_groups_err(eh, MPI_ERR_NO_MEM, NULL, "out of memory");
+	rc = comm_create_in_group(comm_sessions(), local, lg, tag, why, sizeof(why));
+	if (rc == MPI_SUCCESS)
+		rc = session_inter_ctx(local, local_leader, lg->world[local_leader],
+				       rg->world[remote_leader], tag, &ctx);
+	if (rc != MPI_SUCCESS) {
+		comm_unref(local);
+		return inter_from_groups_err(eh, rc, rc == MPI_ERR_GROUP ? "local_group" : NULL,
+					     "%s", why[0] ? why :
+					     "cannot create the communicator");
+	}
+	c = inter_new(local, rg, ctx);
+	if (!c)
+		return inter_from_groups_err(eh, MPI_ERR_NO_MEM, NULL, "out of memory");
+	errh_ref(eh);
+	errh_unref(c->errh);
+	c->errh = eh;
+	*newintercomm = c->handle;
 	return MPI_SUCCESS;
 }
 

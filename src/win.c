@@ -566,8 +566,14 @@ int win_range_err_static(struct win *w, const char *call, int target, MPI_Aint d
 
 /* ---- queries and the end ------------------------------------------------ */
 
-/* The unit comes out in *du; disp_unit is the caller's pointer, for the
- * check. */
+/*
+ * Every flavour but the dynamic one (MPI 4.1, section 12.2.3): memory that
+ * the caller maps (every rank's of MPI_Win_allocate and
+ * MPI_Win_allocate_shared, MPI_Alloc_mem memory of MPI_Win_create, and its
+ * own) answers with its pointer; memory it cannot reach answers size 0
+ * and NULL, with the rank's displacement unit.  The unit comes out in
+ * *du; disp_unit is the caller's pointer, for the check.
+ */
 static int shared_query(const char *call, MPI_Win win, int rank, MPI_Aint *size,
 			const void *disp_unit, MPI_Aint *du, void *baseptr)
 {

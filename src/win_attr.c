@@ -9,9 +9,11 @@
 
 #include "api.h"
 #include "attr.h"
+#include "comm.h"
 #include "errhandler.h"
 #include "group.h"
 #include "info.h"
+#include "memkinds.h"
 #include "progress.h"
 #include "rma_pkt.h"
 #include "runtime.h"
@@ -129,6 +131,7 @@ API(int, Win_get_group, (MPI_Win win, MPI_Group *group))
 static const char *const win_info_keys[] = {
 	"no_locks", "accumulate_ordering", "accumulate_ops", "same_size",
 	"same_disp_unit", "alloc_shared_noncontig", "mpi_minimum_alignment",
+	"mpi_accumulate_granularity", "mpi_assert_memory_alloc_kinds",
 };
 
 API(int, Win_set_info, (MPI_Win win, MPI_Info info))
@@ -152,6 +155,27 @@ API(int, Win_set_info, (MPI_Win win, MPI_Info info))
 				return win_err(w, "MPI_Win_set_info", MPI_ERR_NO_MEM, NULL,
 					       "out of memory");
 	return MPI_SUCCESS;
+}
+
+/*
+ * The hints of MPI 4.1 about memory (sections 12.2.7 and 11.4.3): the
+ * memory allocation kinds of the window's communicator; and, as given,
+ * what the program asserts it uses (mpi_assert_memory_alloc_kinds) and
+ * the granularity it asks of accumulates (mpi_accumulate_granularity:
+ * shmpi's are atomic per element whatever it is).
+ */
+static void win_info_memory(const struct win *w, struct info *copy)
+{
+	static const char *const given[] = {
+		"mpi_assert_memory_alloc_kinds", "mpi_accumulate_granularity",
+	};
+	char kinds[MEMKINDS_MAX];
+
+	memkinds_format(memkinds_of(w->comm->group->memkinds), kinds, sizeof(kinds));
+	info_put(copy, "mpi_memory_alloc_kinds", kinds);
+	for (size_t k = 0; k < sizeof(given) / sizeof(given[0]); k++)
+		if (info_lookup(w->info, given[k]))
+			info_put(copy, given[k], info_lookup(w->info, given[k]));
 }
 
 API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
@@ -209,6 +233,7 @@ API(int, Win_get_info, (MPI_Win win, MPI_Info *info_used))
 		info_put(copy, "alloc_shared_noncontig",
 			 info_lookup(w->info, "alloc_shared_noncontig") ?
 			 info_lookup(w->info, "alloc_shared_noncontig") : "false");
+	win_info_memory(w, copy);
 	*info_used = h;
 	return MPI_SUCCESS;
 }
