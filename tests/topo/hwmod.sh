@@ -47,7 +47,7 @@ all_ranks "no module, not needed" "init: hwloc 0 udev 0 numa 0" 2
 run_job "$TMP/out" "$TMP/err" -- -n 2 "$TMP/hw_maps" split
 [ "$rc" -ne 0 ] || fail "no module, split: status 0"
 expect_match "no module, split: message" "$(cat "$TMP/err")" \
-	"MPI_Comm_split_type.*the hardware split types need hwloc: cannot load $TMP/lib/shmpi/hw.so: "
+	"MPI_Comm_split_type.*the hardware resource types need hwloc: cannot load $TMP/lib/shmpi/hw.so: "
 
 run_job "$TMP/out" "$TMP/err" -- -n 2 --report-bindings "$TMP/hw_maps"
 [ "$rc" -ne 0 ] || fail "no module, --report-bindings: status 0"

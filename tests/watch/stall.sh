@@ -76,7 +76,7 @@ has_line "rank 1 in MPI_Win_unlock" '^shmrun: rank 1: in MPI_Win_unlock for [0-9
 # (the call named is the last one rank 0 waited in, src/state.h: the
 # barrier before it computes when rank 1 was late there, else the
 # allreduce of MPI_Win_create before it)
-has_line "the chain" '^shmrun: wait-for chain: rank 1 waits in MPI_Win_unlock for its RMA operations to be applied by rank 0; rank 0 has been outside MPI for [0-9.]+ s since MPI_(Barrier|Win_create|Allreduce)$'
+has_line "the chain" '^shmrun: wait-for chain: rank 1 waits in MPI_Win_unlock for its RMA operations to be applied by rank 0; rank 0 has been outside MPI for [0-9.]+ s since MPI_(Barrier|Win_create/allocate|Allreduce)$'
 has_line "the stall" 'weak-progress stall: rank 1 waits for work that only the MPI engine of rank 0 can do'
 expect_match "completed" "$(cat "$TMP/out")" "^ok weak$"
 watch_job "private RMA, auto" 123 -n 2 "$PROGS/rma_private" weak 2500
