@@ -19,7 +19,7 @@
 extern "C" {
 #endif
 
-#define MPI_VERSION 3
+#define MPI_VERSION 4
 #define MPI_SUBVERSION 1
 
 /* The implementation (not part of the MPI standard's names). */

@@ -39,9 +39,9 @@ API(int, Get_library_version, (char *version, int *resultlen))
 	if (!resultlen)
 		return env_null_arg("MPI_Get_library_version", "resultlen");
 	n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-		     "shmpi %s (MPI %d.%d): shared-memory, single-node MPI for "
-		     "one-sided communication", SHMPI_VERSION, MPI_VERSION,
-		     MPI_SUBVERSION);
+		     "shmpi %s (MPI %d.%d, without process creation and I/O): "
+		     "shared-memory, single-node MPI for one-sided communication",
+		     SHMPI_VERSION, MPI_VERSION, MPI_SUBVERSION);
 	*resultlen = n;
 	return MPI_SUCCESS;
 }

@@ -70,7 +70,7 @@ static __thread unsigned runtime_depth;
 
 void runtime_gate(void)
 {
-	int gate = rt.phase != RUNTIME_ACTIVE || rt.multi || event_gated;
+	int gate = rt.phase != RUNTIME_ACTIVE || rt.parked || rt.multi || event_gated;
 
 	/* written only when it changes: under MPI_THREAD_MULTIPLE it stays 1
 	 * while other threads read it */
@@ -80,7 +80,7 @@ void runtime_gate(void)
 
 int runtime_enter_slow(const char *call)
 {
-	if (rt.phase != RUNTIME_ACTIVE)
+	if (rt.phase != RUNTIME_ACTIVE || rt.parked)
 		runtime_not_active(call);
 	if (rt.multi)
 		serial_lock();
@@ -268,6 +268,33 @@ static void runtime_membarrier(void)
  * Bring the library up: at MPI_Init, or at the first MPI_Session_init of a
  * process that has not called MPI_Init (MPI 4.1, section 11.3).
  */
+/*
+ * A process that used MPI through sessions alone and finalized them all
+ * (the last MPI_Session_finalize left the library up for another
+ * MPI_Session_init: session.c) takes the library down as it exits, with
+ * the same wait for the job's other processes.
+ */
+static void runtime_exit(void)
+{
+	if (rt.phase != RUNTIME_ACTIVE || !rt.parked)
+		return;
+	runtime_unpark();
+	runtime_check("MPI_Session_finalize");
+	runtime_down();
+}
+
+void runtime_park(void)
+{
+	rt.parked = 1;
+	runtime_gate();
+}
+
+void runtime_unpark(void)
+{
+	rt.parked = 0;
+	runtime_gate();
+}
+
 void runtime_up(const char *call, int required, int *argc, char ***argv)
 {
 	const char *job;
@@ -279,6 +306,7 @@ void runtime_up(const char *call, int required, int *argc, char ***argv)
 		runtime_join_singleton();
 	rt.self = shm_job_rank(rt.job, rt.rank);
 	rt.main_tid = gettid();
+	atexit(runtime_exit);
 	runtime_knobs();
 	if (knobs_val[SHM_KNOB_REPORT_BINDINGS] && runtime_report_bindings() < 0)
 		runtime_die("%s: cannot report this rank's binding%s", call, hw_error());
@@ -314,9 +342,10 @@ void runtime_up(const char *call, int required, int *argc, char ***argv)
 
 /*
  * The World model (MPI 4.1, section 11.2) beside the sessions: MPI_Init
- * brings the library up unless a session did; either way it is initialized
- * once in a process's life.  The library, once down, does not come up
- * again (README, "What is implemented").
+ * brings the library up unless a session did (or sessions, all finalized,
+ * left it up); either way it is initialized once in a process's life.
+ * The library, once down, does not come up again (README, "What is
+ * implemented").
  */
 static int runtime_init(const char *call, int required, int *argc, char ***argv)
 {
@@ -329,6 +358,8 @@ static int runtime_init(const char *call, int required, int *argc, char ***argv)
 			    "session was finalized", call);
 	if (rt.phase == RUNTIME_BEFORE_INIT)
 		runtime_up(call, required, argc, argv);
+	else if (rt.parked)
+		runtime_unpark();
 	rt.world = RUNTIME_ACTIVE;
 	return MPI_SUCCESS;
 }

@@ -18,11 +18,14 @@ enum runtime_phase {
 
 struct runtime {
 	/* nonzero when calls take the slow entry (runtime_check): before
-	 * MPI_Init, after MPI_Finalize, and under MPI_THREAD_MULTIPLE */
+	 * MPI_Init, after MPI_Finalize, parked, and under MPI_THREAD_MULTIPLE */
 	int gate;
 	enum runtime_phase phase;	/* of the library itself */
 	enum runtime_phase world;	/* of the World model (MPI_Init) */
 	int sessions;			/* live sessions (session.c) */
+	int parked;			/* up, but every session finalized and no
+					 * MPI_Init: only the calls allowed
+					 * outside MPI may be made (session.c) */
 	int rank;
 	int size;
 	int thread_level;		/* provided by MPI_Init_thread */
@@ -110,5 +113,11 @@ static inline int runtime_hold_enter(void)
  * byte, or 1 when that is 0, so an aborted job never looks successful.
  */
 void runtime_abort_job(int code) __attribute__((noreturn));
+
+/* Sessions alone, all finalized: leave the library up, every call but
+ * those allowed outside MPI refused, until the next MPI_Session_init or
+ * MPI_Init (unpark) or the process's exit, which takes it down. */
+void runtime_park(void);
+void runtime_unpark(void);
 
 #endif

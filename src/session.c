@@ -130,6 +130,8 @@ API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *s
 		return session_init_err(eh, MPI_ERR_NO_MEM, NULL, "out of memory");
 	if (rt.phase == RUNTIME_BEFORE_INIT)
 		runtime_up("MPI_Session_init", level, NULL, NULL);
+	else if (rt.parked)
+		runtime_unpark();
 	s->bsend = bsend_pool_new();
 	if (!s->bsend || handle_alloc(HANDLE_SESSION, s, &s->handle) < 0) {
 		bsend_pool_unref(s->bsend);
@@ -152,9 +154,12 @@ API(int, Session_init, (MPI_Info info, MPI_Errhandler errhandler, MPI_Session *s
 
 /*
  * Objects derived from the session stay as they are (the program frees
- * them); the library goes down with the last session when the World model
- * is not active (runtime.c).  The messages in the session's buffer leave
- * first, as MPI_Session_detach_buffer would wait for them.
+ * them).  The messages in the session's buffer leave first, as
+ * MPI_Session_detach_buffer would wait for them.  The last session of a
+ * process that never called MPI_Init leaves the library up: the Sessions
+ * Model lets a process initialize MPI again (MPI 4.1, section 11.3), so a
+ * later MPI_Session_init finds it there, and the process takes it down as
+ * it exits (runtime.c).  After MPI_Finalize the last session takes it down.
  */
 API(int, Session_finalize, (MPI_Session *session))
 {
@@ -173,8 +178,10 @@ API(int, Session_finalize, (MPI_Session *session))
 	errh_unref(s->errh);
 	free(s);
 	*session = MPI_SESSION_NULL;
-	if (--rt.sessions == 0 && rt.world != RUNTIME_ACTIVE)
+	if (--rt.sessions == 0 && rt.world == RUNTIME_FINALIZED)
 		runtime_down();
+	else if (!rt.sessions && rt.world == RUNTIME_BEFORE_INIT)
+		runtime_park();
 	return MPI_SUCCESS;
 }
 

@@ -81,4 +81,11 @@ check_version 4.1 mpi41_functions.txt mpi41_constants.txt missing41.txt \
 	'/^## /{ch=$2; next} /^MPI_/{ if (ch != 14 && $2 != "dynamic") print $1 }' \
 	'/^MPI_/{ if ($2 != "io" && $2 != "dynamic") print $1 }' \
 	'/^type /{ if ($3 != "io" && $3 != "dynamic") print $2 }'
+
+# mpi.h and MPI_Get_version say 4.1 exactly when nothing of 4.1 is
+# missing, 3.1 before
+if grep -q '^MPI_' "$SHMPI_TOP/tests/api/missing41.txt"; then want="3 1"; else want="4 1"; fi
+got=$(awk '/^#define MPI_VERSION /{v=$3} /^#define MPI_SUBVERSION /{s=$3} END{print v, s}' \
+	"$SHMPI_TOP/include/mpi.h")
+[ "$got" = "$want" ] || fail "mpi.h says MPI_VERSION/MPI_SUBVERSION $got, want $want"
 exit 0

@@ -5,7 +5,8 @@
 # singleton.  Then the errors: erroneous calls under MPI_ERRORS_RETURN
 # return their classes, a bad process set name under the default handler
 # ends the job naming the call and the argument, a call after the last
-# session ends the process, and the library does not start twice.
+# session ends the process, sessions may follow each other and MPI_Init
+# follow them, and the library does not start again after MPI_Finalize.
 . "$SHMPI_TOP/tests/lib.sh"
 
 bad=
@@ -17,8 +18,11 @@ for mode in weak strong; do
 		done
 	done
 done
-for n in 1 3; do
-	run_case "reinit/$n" "ok reinit" -- -n $n --timeout 60 "$PROGS/sessions" reinit
+for mode in weak strong; do
+	for n in 1 3; do
+		run_case "reinit/$n/$mode" "ok reinit" -- -n $n --progress=$mode --timeout 60 \
+			"$PROGS/sessions" reinit
+	done
 done
 [ -z "$bad" ] || fail "sessions:$bad"
 

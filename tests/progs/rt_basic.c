@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 
 	CHECK(MPI_Initialized(&flag) == MPI_SUCCESS && !flag);
 	CHECK(MPI_Finalized(&flag) == MPI_SUCCESS && !flag);
-	CHECK(MPI_Get_version(&v, &sv) == MPI_SUCCESS && v == 3 && sv == 1);
+	CHECK(MPI_Get_version(&v, &sv) == MPI_SUCCESS && v == 4 && sv == 1);
 	if (required < 0) {
 		CHECK(MPI_Init(&argc, &argv) == MPI_SUCCESS);
 		CHECK(MPI_Query_thread(&provided) == MPI_SUCCESS);

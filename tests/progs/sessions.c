@@ -21,8 +21,10 @@
  * out of range indices, a stale session handle) return error classes;
  * fatal: a bad process set name under the session's default handler ends
  * the job; after: a call on a session's communicator after the last
- * session is finalized ends the process; reinit: a session after the
- * library went down is refused (README, "What is implemented").
+ * session is finalized ends the process; reinit: sessions one after the
+ * other (MPI 4.1, section 11.3 lets MPI be initialized again in the
+ * Sessions Model), then MPI_Init and MPI_Finalize, after which a session
+ * is refused: the library is down (README, "What is implemented").
  */
 #include <mpi.h>
 #include <pthread.h>
@@ -553,12 +555,27 @@ static void test_reinit(void)
 {
 	MPI_Session s;
 	MPI_Comm c;
+	int size, sum, flag;
 
-	CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
-	c = pset_comm(s, "mpi://WORLD", "org.shmpi.test.reinit");
-	CHECK_MPI(MPI_Comm_rank(c, &rank));
-	CHECK_MPI(MPI_Comm_free(&c));
-	CHECK_MPI(MPI_Session_finalize(&s));
+	/* sessions one after the other, each with a communicator that works */
+	for (int round = 0; round < 3; round++) {
+		CHECK_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s));
+		c = pset_comm(s, "mpi://WORLD", "org.shmpi.test.reinit");
+		CHECK_MPI(MPI_Comm_rank(c, &rank));
+		CHECK_MPI(MPI_Comm_size(c, &size));
+		CHECK_MPI(MPI_Allreduce(&round, &sum, 1, MPI_INT, MPI_SUM, c));
+		CHECK(sum == round * size);
+		CHECK_MPI(MPI_Comm_free(&c));
+		CHECK_MPI(MPI_Session_finalize(&s));
+		CHECK_MPI(MPI_Initialized(&flag));
+		CHECK(!flag);
+	}
+	/* then the World model, once */
+	CHECK_MPI(MPI_Init(NULL, NULL));
+	CHECK_MPI(MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+	CHECK(sum == size * (size - 1) / 2);
+	CHECK_MPI(MPI_Finalize());
+	/* after MPI_Finalize, with no session left, the library is down for good */
 	CHECK(error_class(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &s)) ==
 	      MPI_ERR_OTHER);
 }

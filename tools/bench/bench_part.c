@@ -42,9 +42,9 @@ typedef struct part {
 	long iters, early;	/* rank 1: iterations run, of them early */
 } part_t;
 
-/* Open MPI has partitioned communication from 5.0; shmpi declares it while
- * it still reports MPI 3.1, so MPI_VERSION does not tell */
-#if !defined(OPEN_MPI) || OMPI_MAJOR_VERSION >= 5
+/* MPI 4.0 brought partitioned communication (MPICH 4 and shmpi report
+ * it); Open MPI has it from 5.0, which reports 3.1 all the same */
+#if MPI_VERSION >= 4 || (defined(OPEN_MPI) && OMPI_MAJOR_VERSION >= 5)
 
 static void spin(double seconds)
 {
