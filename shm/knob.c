@@ -121,6 +121,12 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 		"the smallest message (bytes) copied with process_vm_readv whose "
 		"sender, when it is inside MPI, writes part of the data itself "
 		"(process_vm_writev) while the receiver reads the rest; 0: never" },
+	[SHM_KNOB_SINGLE_COPY_RMA_MIN] = {
+		"SHMPI_SINGLE_COPY_RMA_MIN", SHM_KNOB_UINT, "1024", NULL, 4294967295ul,
+		SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
+		"the smallest put or get (bytes) on another rank's private memory "
+		"that moves in one copy by its origin; smaller ones go as packets "
+		"through the target's engine" },
 };
 
 /* The index of the choice of kn named by the len bytes at s, or -1. */

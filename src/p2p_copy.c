@@ -623,7 +623,7 @@ int copy_rma_usable(uint64_t bytes)
 	long mode = knobs_val[SHM_KNOB_SINGLE_COPY];
 
 	if ((mode != SHM_COPY_AUTO && mode != SHM_COPY_CMA) ||
-	    bytes < (uint64_t)knobs_val[SHM_KNOB_SINGLE_COPY_MIN])
+	    bytes < (uint64_t)knobs_val[SHM_KNOB_SINGLE_COPY_RMA_MIN])
 		return 0;
 	if (cma_denied())
 		copy_tell(SHM_JOB_COPY_RMA_DENIED);

@@ -42,7 +42,7 @@ void copy_help(const struct request *r, int dst, const struct pkt *help);
 /*
  * RMA on windows of private memory (rma_pkt_origin.c): whether a put or
  * get of `bytes` may move in one copy (the knobs SHMPI_SINGLE_COPY auto or
- * cma and SHMPI_SINGLE_COPY_MIN, and no refusal so far); then the copy,
+ * cma and SHMPI_SINGLE_COPY_RMA_MIN, and no refusal so far); then the copy,
  * between this process's (buf, count, dt) and the bytes (raddr, rcount,
  * rdt) of world rank `world`: process_vm_writev into them (write) or
  * process_vm_readv out of them.  0, or -errno: after a refusal

@@ -710,7 +710,7 @@ static void op_queue(struct rma_op *op)
 }
 
 /*
- * Single copy.  A put or get of at least SHMPI_SINGLE_COPY_MIN bytes to
+ * Single copy.  A put or get of at least SHMPI_SINGLE_COPY_RMA_MIN bytes to
  * another rank's private memory moves in one copy, during the call: the
  * origin writes the target's window memory itself with process_vm_writev,
  * or reads it with process_vm_readv, at the address the target gave at

@@ -1,7 +1,7 @@
 # Put and get on windows of private memory in one copy (README, "What is
 # implemented"; tests/progs/rma_single_copy.c): every way the knob
 # SHMPI_SINGLE_COPY forces (auto and cma: process_vm_writev/readv above
-# SHMPI_SINGLE_COPY_MIN; mapped and pipeline: packets through the target's
+# SHMPI_SINGLE_COPY_RMA_MIN; mapped and pipeline: packets through the target's
 # engine), the threshold moved, 2 and 4 ranks, both progress modes, the
 # adversarial mode, and the fallback when the kernel refuses the calls (a
 # seccomp filter, tests/progs/seccomp_deny.c), which shmrun --verbose
@@ -29,7 +29,7 @@ done
 # the threshold: everything in one copy, and only what passes 64 KiB
 for min in 0 65536; do
 	run_case "min $min" "$all" \
-		-- -n 2 --timeout 120 -x SHMPI_SINGLE_COPY_MIN=$min \
+		-- -n 2 --timeout 120 -x SHMPI_SINGLE_COPY_RMA_MIN=$min \
 		"$PROGS/rma_single_copy" all $cma
 done
 

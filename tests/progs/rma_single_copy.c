@@ -1,7 +1,7 @@
 /*
  * Put and get on windows of private memory (MPI_Win_create on malloc
  * memory) around and above the single-copy threshold (README, "Large
- * messages": SHMPI_SINGLE_COPY, SHMPI_SINGLE_COPY_MIN), every rank putting
+ * messages": SHMPI_SINGLE_COPY, SHMPI_SINGLE_COPY_RMA_MIN), every rank putting
  * to and getting from the next one (a ring), each checked byte for byte at
  * the target and at the origin:
  *   sizes     contiguous, from below the threshold to 4 MiB, in every
@@ -41,7 +41,7 @@ static int rank, size, next, prev;
 static unsigned char *mem;	/* this rank's window memory */
 static MPI_Win win;
 static MPI_Group g_next, g_prev;
-static size_t min_bytes = 16384;	/* SHMPI_SINGLE_COPY_MIN */
+static size_t min_bytes = 1024;	/* SHMPI_SINGLE_COPY_RMA_MIN */
 static const char *expect = "";	/* "cma", "none" or "" */
 static long copies;		/* single copies this rank's operations must have made */
 
@@ -581,7 +581,7 @@ int main(int argc, char **argv)
 	const char *which = argc > 1 ? argv[1] : "all";
 	/* "unordered": all but the order test (the adversarial mode shuffles) */
 	int unordered = !strcmp(which, "unordered");
-	const char *min = getenv("SHMPI_SINGLE_COPY_MIN");
+	const char *min = getenv("SHMPI_SINGLE_COPY_RMA_MIN");
 
 	tu_init(&argc, &argv);
 	expect = argc > 2 ? argv[2] : "";

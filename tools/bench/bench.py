@@ -764,7 +764,7 @@ def check_acc_sweep(results, names, lines):
 
 def check_private_copy(results, names, lines):
     """put and get on MPI_Win_create over malloc memory (the private path, one copy from
-    SHMPI_SINGLE_COPY_MIN on): against MPI_Win_allocate in the same job at 1 MiB, and
+    SHMPI_SINGLE_COPY_RMA_MIN on): against MPI_Win_allocate in the same job at 1 MiB, and
     against the best peer at every size of the run"""
     row = dict(bench='rma_lat', type='char', sync='flush', ranks=2, unit='ns')
     desc = 'put/get 1 MiB on Win_create within 15% of Win_allocate'
