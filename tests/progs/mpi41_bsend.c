@@ -22,6 +22,9 @@
 
 static int size, right, left;
 static int msg[MSG], msg2[MSG];
+/* what bsend_some fills and sends: never a receive buffer, which a
+ * receive still under way may be writing */
+static int out[MSG];
 
 /* Send n messages with tag `tag` to the right on comm, buffered. */
 static int bsend_some(MPI_Comm comm, int n, int tag)
@@ -30,8 +33,8 @@ static int bsend_some(MPI_Comm comm, int n, int tag)
 
 	for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
 		for (int k = 0; k < MSG; k++)
-			msg[k] = tu_rank * 1000 + tag * 100 + i * 10 + k;
-		rc = MPI_Bsend(msg, MSG, MPI_INT, right, tag, comm);
+			out[k] = tu_rank * 1000 + tag * 100 + i * 10 + k;
+		rc = MPI_Bsend(out, MSG, MPI_INT, right, tag, comm);
 	}
 	return rc;
 }
