@@ -150,6 +150,15 @@ void req_complete(struct request *r)
 		serial_note_completion();
 	/* release: the status and data are written before anyone sees it */
 	atomic_store_explicit(&r->complete, 1, memory_order_release);
+	/* Strong progress: the application thread may be asleep on the
+	 * doorbell waiting for this very request, having looked before the
+	 * progress thread took the engine's lock, with nothing left in the
+	 * channels to wake it (a partitioned round that a hook opened on a
+	 * store in shared memory, not on a record): ring it, after the store
+	 * it is to see.  Below MULTIPLE only; there the completion above
+	 * counts for the sleepers. */
+	if (!rt.multi && progress_in_thread())
+		progress_wake_rank(rt.rank);
 }
 
 void req_release_async(struct request *r)
