@@ -156,8 +156,9 @@ void req_complete(struct request *r)
 	 * channels to wake it (a partitioned round that a hook opened on a
 	 * store in shared memory, not on a record): ring it, after the store
 	 * it is to see.  Below MULTIPLE only; there the completion above
-	 * counts for the sleepers. */
-	if (!rt.multi && progress_in_thread())
+	 * counts for the sleepers.  Weak progress, which has no such
+	 * thread, pays the test of one flag. */
+	if (!rt.multi && rt.progress_strong && progress_in_thread())
 		progress_wake_rank(rt.rank);
 }
 
