@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -27,6 +28,8 @@
 struct mem_block {
 	struct shm_seg seg;
 	size_t size;		/* what the user asked for */
+	int adopted;		/* the user's own pages (mem_adopt), not MPI_Alloc_mem's */
+	unsigned refs;		/* adopted: the windows on them */
 	struct mem_block *next;
 };
 
@@ -102,11 +105,183 @@ void *mem_shared_base(const char *key)
 	return NULL;
 }
 
+/* Take b out of the list the engine reads. */
+static void mem_unlink(struct mem_block *b)
+{
+	for (struct mem_block **link = &mem_blocks; *link; link = &(*link)->next)
+		if (*link == b) {
+			progress_lock();
+			*link = b->next;
+			progress_unlock();
+			return;
+		}
+}
+
 static void mem_release(struct mem_block *b)
 {
 	shm_seg_unlink(b->seg.name);
 	shm_seg_close(&b->seg);
 	free(b);
+}
+
+/* ---- private memory made shared (MPI_Win_create) ------------------------- */
+
+/*
+ * A window created with MPI_Win_create on whole pages of this process's
+ * private anonymous memory (malloc's mappings, the heap, the program's
+ * zero-filled data) turns those pages into shared memory for the life of
+ * the window, so that the other ranks reach them with loads and stores as
+ * they reach MPI_Alloc_mem memory, instead of through the kernel or the
+ * target's engine (README, "Windows on private memory").
+ *
+ * Adopting: a new segment of the same size is created and mapped, the
+ * pages' contents copied into it, and the mapping moved over the pages
+ * with mremap(MREMAP_FIXED), which replaces them in one step: the address
+ * range is never unmapped.  Giving back, when the last window on the pages
+ * is freed (or at MPI_Finalize): fresh private memory takes the contents
+ * and is moved back over the range the same way, and the segment's name
+ * goes.  Either way a store that another thread of this process makes to
+ * the pages between the copy and the move is lost: the memory a window
+ * is being created or freed on is not written meanwhile.
+ *
+ * Only whole pages, so that no byte outside the window changes its
+ * backing: the other bytes of a shared page may be anybody's (another
+ * thread's malloc writing its bookkeeping next to the buffer, say).  Only
+ * anonymous private memory ("rw-p", no file, or the heap), never a file's
+ * mapping, the stack or memory that is shared already.
+ */
+
+/*
+ * Whether /proc/self/maps (sorted by address) covers [base, base + size)
+ * without a gap, with mappings that are all either private anonymous
+ * memory that may be read and written (path NULL), or the shared mapping
+ * of the file at path.
+ */
+static int mem_maps_cover(const void *base, size_t size, const char *path_want)
+{
+	uintptr_t at = (uintptr_t)base, end = at + size;
+	FILE *f = fopen("/proc/self/maps", "re");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return 0;
+	while (at < end && getline(&line, &cap, f) > 0) {
+		unsigned long lo, hi, off, inode;
+		char perms[8], *path;
+		int n = 0;
+
+		if (sscanf(line, "%lx-%lx %7s %lx %*x:%*x %lu %n", &lo, &hi, perms, &off,
+			   &inode, &n) < 5 || n == 0)
+			break;
+		if (hi <= at)
+			continue;
+		path = line + n;
+		path[strcspn(path, "\n")] = '\0';
+		if (lo > at)
+			break;
+		if (!path_want && (strcmp(perms, "rw-p") != 0 || inode != 0 ||
+				   (path[0] && strcmp(path, "[heap]") != 0)))
+			break;
+		if (path_want && (strcmp(perms, "rw-s") != 0 || strcmp(path, path_want) != 0))
+			break;
+		at = hi;
+	}
+	free(line);
+	fclose(f);
+	return at >= end;
+}
+
+/* The adopted block holding base, or NULL. */
+static struct mem_block *mem_adopted_at(const void *base)
+{
+	for (struct mem_block *b = mem_blocks; b; b = b->next)
+		if (b->adopted && (const char *)base >= (char *)b->seg.base &&
+		    (const char *)base < (char *)b->seg.base + b->seg.size)
+			return b;
+	return NULL;
+}
+
+int mem_adopt(void *base, size_t size, size_t max)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char name[SHM_NAME_MAX], what[48];
+	struct mem_block *b = mem_adopted_at(base);
+	void *to;
+
+	if (b && (char *)base + size <= (char *)b->seg.base + b->seg.size) {
+		b->refs++;	/* another window on the same pages */
+		return 1;
+	}
+	if (b || size == 0 || size > max || (uintptr_t)base % page || size % page ||
+	    mem_find(base, size, name, &(size_t){ 0 }) == 0 || !mem_maps_cover(base, size, NULL))
+		return 0;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return 0;
+	snprintf(what, sizeof(what), "m%d.%u", rt.rank, mem_counter++);
+	shm_job_name(name, sizeof(name), geteuid(), rt.job_id, what);
+	if (shm_seg_create(&b->seg, name, size, 0) < 0) {
+		free(b);
+		return 0;
+	}
+	/* the pages mapped in one call, not a fault each (kernels from 5.14;
+	 * elsewhere the copy faults them in) */
+	(void)madvise(b->seg.base, size, MADV_POPULATE_WRITE);
+	memcpy(b->seg.base, base, size);
+	to = mremap(b->seg.base, size, size, MREMAP_MAYMOVE | MREMAP_FIXED, base);
+	if (to != base) {
+		shm_seg_unlink(b->seg.name);
+		shm_seg_close(&b->seg);
+		free(b);
+		return 0;
+	}
+	b->seg.base = base;
+	b->size = size;
+	b->adopted = 1;
+	b->refs = 1;
+	progress_lock();
+	b->next = mem_blocks;
+	mem_blocks = b;
+	progress_unlock();
+	return 1;
+}
+
+/*
+ * Give an adopted block's pages back as private memory.  Only when the
+ * range is still the segment's mapping (/proc/self/maps names it): a
+ * program that unmapped the memory before freeing its window must not
+ * have whatever took its place overwritten.  Where no private memory is to
+ * be had, the pages stay shared, and correct.
+ */
+static void mem_give_back(struct mem_block *b)
+{
+	size_t size = b->seg.size;
+	void *fresh = MAP_FAILED;
+	char path[SHM_NAME_MAX + 16];
+
+	snprintf(path, sizeof(path), "/dev/shm%s", b->seg.name);
+	if (mem_maps_cover(b->seg.base, size, path))
+		fresh = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (fresh != MAP_FAILED) {
+		memcpy(fresh, b->seg.base, size);
+		if (mremap(fresh, size, size, MREMAP_MAYMOVE | MREMAP_FIXED, b->seg.base) !=
+		    b->seg.base)
+			munmap(fresh, size);
+	}
+	shm_seg_unlink(b->seg.name);
+	free(b);
+}
+
+void mem_adopt_drop(void *base)
+{
+	struct mem_block *b = mem_adopted_at(base);
+
+	if (!b || --b->refs > 0)
+		return;
+	mem_unlink(b);
+	mem_give_back(b);
 }
 
 void mem_fini(void)
@@ -121,7 +296,10 @@ void mem_fini(void)
 		struct mem_block *b = mem_blocks;
 
 		mem_blocks = b->next;
-		mem_release(b);
+		if (b->adopted)
+			mem_give_back(b);	/* the program keeps its memory */
+		else
+			mem_release(b);
 	}
 }
 
@@ -171,16 +349,12 @@ API(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void *baseptr))
 
 API(int, Free_mem, (void *base))
 {
-	struct mem_block **link;
+	struct mem_block *b;
 
 	runtime_check("MPI_Free_mem");
-	for (link = &mem_blocks; *link; link = &(*link)->next)
-		if ((*link)->seg.base == base) {
-			struct mem_block *b = *link;
-
-			progress_lock();
-			*link = b->next;
-			progress_unlock();
+	for (b = mem_blocks; b; b = b->next)
+		if (b->seg.base == base && !b->adopted) {
+			mem_unlink(b);
 			mem_release(b);
 			return MPI_SUCCESS;
 		}

@@ -1,6 +1,7 @@
 /*
  * Memory from MPI_Alloc_mem: shared memory that other ranks can map, so a
- * window created on it later takes the direct path.
+ * window created on it later takes the direct path; and private memory of
+ * MPI_Win_create made such memory for the window's life.
  */
 #ifndef SRC_MEM_H
 #define SRC_MEM_H
@@ -24,7 +25,18 @@ int mem_share(const char *key, void *base, size_t size);
 void mem_unshare(const char *key);
 void *mem_shared_base(const char *key);
 
-/* Free everything still allocated (MPI_Finalize). */
+/*
+ * MPI_Win_create on private memory (mem.c says how): 1 when [base,
+ * base + size) now lies in shared memory that mem_find knows, the caller
+ * holding a reference (dropped with mem_adopt_drop(base)); 0 when the
+ * memory is left as it was: not whole pages of private anonymous memory,
+ * larger than max, shared already, or no shared memory to be had.
+ */
+int mem_adopt(void *base, size_t size, size_t max);
+void mem_adopt_drop(void *base);
+
+/* Free everything still allocated, and give adopted pages back
+ * (MPI_Finalize). */
 void mem_fini(void);
 
 #endif

@@ -437,7 +437,7 @@ static int win_create(const char *call, void *base, MPI_Aint size, MPI_Aint disp
 	struct info *i;
 	struct win *w = NULL;
 	size_t offset = 0;
-	int rc;
+	int rc, adopted;
 
 	runtime_check(call);
 	rc = win_check_common(call, comm, size, disp_unit, info, win, &c, &i);
@@ -447,12 +447,21 @@ static int win_create(const char *call, void *base, MPI_Aint size, MPI_Aint disp
 		return err_comm(comm, call, MPI_ERR_ARG, "base", "is NULL");
 	mine.size = size;
 	mine.disp_unit = (int)disp_unit;
+	/* private pages that others would reach through the kernel become
+	 * shared (mem.c), but for nobody (one rank) or in the adversarial
+	 * mode (where every target is private) */
+	adopted = size > 0 && c->size > 1 && !adv_on() &&
+		  mem_adopt(base, (size_t)size, (size_t)knobs_val[SHM_KNOB_WIN_CREATE_SHARE]);
 	/* memory nobody else needs to reach is as good as shared */
 	mine.direct = size == 0 ||
 		      mem_find(base, (size_t)size, mine.seg, &offset) == 0;
 	mine.offset = offset;
 	mine.addr = (uintptr_t)base;
 	rc = win_setup(c, MPI_WIN_FLAVOR_CREATE, &mine, base, i, &w);
+	if (rc == MPI_SUCCESS && adopted)
+		w->adopted = base;
+	else if (adopted)
+		mem_adopt_drop(base);
 	return win_create_done(call, comm, rc, w, win);
 }
 
@@ -646,6 +655,11 @@ API(int, Win_free, (MPI_Win *win))
 	rma_pkt_complete(w, CALL_WIN_FREE, NULL, 0);
 	/* collective: nobody's memory goes while others may still reach it */
 	coll_barrier(w->comm, CALL_WIN_FREE);
+	/* adopted pages go back before an attribute's delete callback may
+	 * free the memory */
+	if (w->adopted)
+		mem_adopt_drop(w->adopted);
+	w->adopted = NULL;
 	attr_delete_all(ATTR_WIN, w->handle, &w->attrs);
 	win_destroy(w);
 	*win = MPI_WIN_NULL;

@@ -165,6 +165,7 @@ struct win {
 	int size;
 	int flavor;
 	void *base;		/* this process's window memory, as the user sees it */
+	void *adopted;		/* base, when MPI_Win_create made its pages shared (mem.h) */
 	MPI_Aint my_size;
 	int disp_unit;
 	int model;		/* MPI_WIN_UNIFIED: what the attribute points at */

@@ -1,0 +1,26 @@
+# MPI_Win_create on whole pages of private memory, made shared memory while
+# the window lives (README, "Windows on private memory";
+# tests/progs/win_adopt.c): adopted at 2, 3 and 4 ranks, weak and strong
+# progress; left as it is at one rank, in the adversarial mode, with
+# SHMPI_WIN_CREATE_SHARE=0 and below the windows' size; a rank killed with
+# adopted pages leaves nothing in /dev/shm (run_job checks every job).
+. "$SHMPI_TOP/tests/lib.sh"
+
+all="$(printf 'ok %s\n' adopt refuse twice free_mem send finalize)"
+bad=
+for cfg in "2 weak shared" "4 weak shared" "3 strong shared" "1 weak private" \
+	   "2 strong private -x SHMPI_WIN_CREATE_SHARE=0" \
+	   "3 weak private -x SHMPI_WIN_CREATE_SHARE=4096" \
+	   "2 weak private --adversarial 7"; do
+	set -- $cfg
+	n=$1 mode=$2 want=$3
+	shift 3
+	run_case "$cfg" "$all" -- -n $n --progress=$mode --timeout 60 "$@" \
+		"$PROGS/win_adopt" all $want
+done
+
+run_job "$TMP/out" "$TMP/err" -- -n 3 --timeout 60 "$PROGS/win_adopt" crash shared
+[ "$rc" -ne 0 ] || { echo "crash: exit 0"; bad="$bad crash"; }
+grep -q "rank 1" "$TMP/err" || { echo "crash: $(cat "$TMP/err")"; bad="$bad crash"; }
+[ -z "$bad" ] || fail "win_adopt:$bad"
+exit 0
