@@ -329,6 +329,16 @@ static int p2p_isend(const char *call, const void *buf, MPI_Count count,
 		return rc;
 	if (!request)
 		return err_comm(comm, call, MPI_ERR_ARG, "request", "is NULL");
+	/* a small standard or ready send whose record goes into the channel at
+	 * once is complete when the call returns: it gets the request that
+	 * stands for every such send (request.h), and none of its own */
+	if (!persistent && (mode == SEND_STANDARD || mode == SEND_READY) &&
+	    dest != MPI_PROC_NULL &&
+	    progress_send_eager(a.comm->ctx, comm_world_rank(a.comm, dest), tag, buf, a.dt,
+				(size_t)count * (size_t)a.dt->size)) {
+		*request = req_sent_handle();
+		return MPI_SUCCESS;
+	}
 	r = req_new(REQ_SEND, 1);
 	if (!r)
 		return err_comm(comm, call, MPI_ERR_NO_MEM, NULL, "out of memory");

@@ -61,6 +61,27 @@ static void req_pool_put(struct request *r)
 	POOL_POISON(r, sizeof(*r));
 }
 
+/*
+ * The request of every send that completed in its call: an eager MPI_Isend
+ * or MPI_Irsend whose record went into the channel at once (p2p.c).  One
+ * complete object under a builtin handle stands for all of them, so such a
+ * send costs no request and no handle: waiting for it, testing it, freeing
+ * it or asking its status finishes it as any complete send (an empty
+ * status, MPI_SUCCESS), and since nothing writes the object, threads share
+ * it.  Two such sends show the same handle until they are finished, which
+ * MPI allows: a request handle names an operation only to the completion
+ * calls (MPI 4.1, section 3.7.3).
+ */
+static struct request req_sent = { .kind = REQ_SEND, .complete = 1 };
+
+void req_init_builtins(void)
+{
+	req_sent.handle = req_sent_handle();
+	req_sent.peer = MPI_PROC_NULL;
+	req_sent.peer_world = -1;
+	handle_set_builtin(HANDLE_REQUEST, 1, &req_sent);
+}
+
 struct request *req_new(enum req_kind kind, int with_handle)
 {
 	struct request *r = req_pool.head;
@@ -120,7 +141,7 @@ void req_unbind(struct request *r)
 
 void req_release(struct request *r)
 {
-	if (!r)
+	if (!r || r == &req_sent)
 		return;
 	if (r->handle != MPI_REQUEST_NULL)
 		handle_release(r->handle);

@@ -126,6 +126,19 @@ static inline struct request *req_get(MPI_Request h)
 	return handle_get(h, HANDLE_REQUEST);
 }
 
+/*
+ * The handle of every send that completed in its own call (an eager
+ * MPI_Isend whose record went into the channel at once): one complete
+ * request stands for all of them (request.c).
+ */
+static inline MPI_Request req_sent_handle(void)
+{
+	return handle_builtin(HANDLE_REQUEST, 1);
+}
+
+/* Make req_sent_handle() valid (MPI_Init). */
+void req_init_builtins(void);
+
 /* Mark r complete; a request whose handle is gone is released. */
 void req_complete(struct request *r);
 

@@ -323,6 +323,7 @@ void runtime_up(const char *call, int required, int *argc, char ***argv)
 	errh_init_builtins();
 	dt_init_builtins();
 	op_init_builtins();
+	req_init_builtins();
 	group_init_builtins();
 	info_init_builtins(argc ? *argc : 0, argv ? *argv : NULL);
 	/* before the engine (and strong progress's thread) runs: a peer

@@ -2,7 +2,7 @@
 # machine: oversubscribed), and one 64 MiB message around a ring.
 . "$SHMPI_TOP/tests/lib.sh"
 
-want="ok sizes ok any ok ordering ok tags ok truncation ok ssend ok rsend ok probe ok persistent ok cancel ok completion ok proc_null ok replace ok pairs ok errors"
+want="ok sizes ok any ok ordering ok tags ok truncation ok ssend ok rsend ok probe ok persistent ok cancel ok completion ok sent ok proc_null ok replace ok pairs ok errors"
 for n in 1 2 3 8; do
 	run_job "$TMP/out" "$TMP/err" -- -n $n --timeout 120 "$PROGS/p2p_calls"
 	expect_eq "p2p_calls -n $n exit ($(cat "$TMP/err"))" "$rc" 0

@@ -451,6 +451,105 @@ static void test_completion_calls(void)
 	CHECK(rv[3] == from);
 }
 
+/*
+ * Small standard and ready sends complete as they are made here (shmpi
+ * gives them all one complete request: request.c); every completion call
+ * must finish them as it finishes any send, many outstanding at once, and
+ * mixed with receives in the same arrays.  Their messages arrive in order.
+ */
+static void test_sent(void)
+{
+	enum { N = 12 };
+	int to = (rank + 1) % size, from = (rank + size - 1) % size;
+	int sv[N], rv[N], index, flag, outcount, indices[2 * N], errclass;
+	MPI_Request req[2 * N];
+	MPI_Status st[2 * N];
+
+	for (int i = 0; i < N; i++) {
+		sv[i] = rank * 100 + i;
+		rv[i] = -1;
+	}
+	/* Wait, Test, get_status, Request_free, Cancel, one send each */
+	for (int i = 0; i < 5; i++)
+		CHECK_MPI(MPI_Isend(&sv[i], 1, MPI_INT, to, 60, world(), &req[i]));
+	for (int i = 0; i < 5; i++)
+		CHECK(req[i] != MPI_REQUEST_NULL);
+	CHECK_MPI(MPI_Wait(&req[0], &st[0]));
+	CHECK(req[0] == MPI_REQUEST_NULL);
+	do
+		CHECK_MPI(MPI_Test(&req[1], &flag, &st[0]));
+	while (!flag);
+	CHECK(req[1] == MPI_REQUEST_NULL);
+	do
+		CHECK_MPI(MPI_Request_get_status(req[2], &flag, &st[0]));
+	while (!flag);
+	CHECK(req[2] != MPI_REQUEST_NULL);
+	CHECK_MPI(MPI_Wait(&req[2], MPI_STATUS_IGNORE));
+	CHECK_MPI(MPI_Request_free(&req[3]));
+	CHECK(req[3] == MPI_REQUEST_NULL);
+	CHECK_MPI(MPI_Cancel(&req[4]));	/* a send that went is not cancelled */
+	CHECK_MPI(MPI_Wait(&req[4], &st[0]));
+	CHECK_MPI(MPI_Test_cancelled(&st[0], &flag));
+	CHECK(!flag);
+	/* a send request is not persistent: MPI_Start refuses it */
+	CHECK_MPI(MPI_Irsend(&sv[5], 1, MPI_INT, to, 60, world(), &req[5]));
+	MPI_Comm_set_errhandler(world(), MPI_ERRORS_RETURN);
+	MPI_Error_class(MPI_Start(&req[5]), &errclass);
+	MPI_Comm_set_errhandler(world(), MPI_ERRORS_ARE_FATAL);
+	CHECK(errclass == MPI_ERR_REQUEST);
+	CHECK_MPI(MPI_Wait(&req[5], MPI_STATUS_IGNORE));
+	for (int i = 0; i < 6; i++) {
+		CHECK_MPI(MPI_Recv(&rv[i], 1, MPI_INT, from, 60, world(), MPI_STATUS_IGNORE));
+		CHECK(rv[i] == from * 100 + i);
+	}
+
+	/* Waitany, Testany, Waitsome, Testsome, Testall and Waitall over arrays
+	 * of such sends and receives */
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < N; i++) {
+			rv[i] = -1;
+			CHECK_MPI(MPI_Irecv(&rv[i], 1, MPI_INT, from, 61, world(), &req[2 * i]));
+			CHECK_MPI(MPI_Isend(&sv[i], 1, MPI_INT, to, 61, world(), &req[2 * i + 1]));
+		}
+		outcount = 0;
+		while (outcount < 2 * N) {
+			int n = 0;
+
+			switch ((round + outcount) % 4) {
+			case 0:
+				CHECK_MPI(MPI_Waitany(2 * N, req, &index, &st[0]));
+				CHECK(index != MPI_UNDEFINED && req[index] == MPI_REQUEST_NULL);
+				n = 1;
+				break;
+			case 1:
+				CHECK_MPI(MPI_Testany(2 * N, req, &index, &flag, &st[0]));
+				n = flag && index != MPI_UNDEFINED;
+				break;
+			case 2:
+				CHECK_MPI(MPI_Waitsome(2 * N, req, &n, indices, st));
+				break;
+			default:
+				CHECK_MPI(MPI_Testsome(2 * N, req, &n, indices, st));
+			}
+			for (int i = 0; i < n && n != MPI_UNDEFINED; i++)
+				if (indices[i] % 2 == 0 && (round + outcount) % 4 >= 2)
+					CHECK(st[i].MPI_SOURCE == from && st[i].MPI_TAG == 61);
+			outcount += n;
+			if (round == 2 && outcount >= N) {
+				CHECK_MPI(MPI_Testall(2 * N, req, &flag, st));
+				if (!flag)
+					CHECK_MPI(MPI_Waitall(2 * N, req, st));
+				outcount = 2 * N;
+			}
+		}
+		for (int i = 0; i < 2 * N; i++)
+			CHECK(req[i] == MPI_REQUEST_NULL);
+		for (int i = 0; i < N; i++)
+			CHECK(rv[i] == from * 100 + i);
+	}
+	MPI_Barrier(world());
+}
+
 static void test_proc_null(void)
 {
 	MPI_Status st;
@@ -583,6 +682,7 @@ int main(int argc, char **argv)
 	TU_RUN("persistent", test_persistent);
 	TU_RUN("cancel", test_cancel);
 	TU_RUN("completion", test_completion_calls);
+	TU_RUN("sent", test_sent);
 	TU_RUN("proc_null", test_proc_null);
 	TU_RUN("replace", test_sendrecv_replace);
 	TU_RUN("pairs", test_pair_types);
