@@ -25,7 +25,7 @@ for mech in auto cma mapped pipeline; do
 		"$(printf 'ok %s\n' sizes any_source derived truncation modes share mechanisms)" \
 		-- -n 3 --progress=strong --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_copy" $cma
 	run_case "p2p_calls $mech" \
-		"$(printf 'ok %s\n' sizes any ordering tags truncation ssend rsend probe persistent cancel completion proc_null replace pairs errors)" \
+		"$(printf 'ok %s\n' sizes any ordering tags truncation ssend rsend probe persistent cancel completion sent proc_null replace pairs errors)" \
 		-- -n 3 --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_calls"
 	run_case "p2p_calls huge $mech" "ok huge" \
 		-- -n 3 --timeout 120 -x SHMPI_SINGLE_COPY=$mech "$PROGS/p2p_calls" huge
@@ -77,7 +77,7 @@ for n in 2 3; do
 		"$PROGS/p2p_copy" nopush
 done
 run_case "p2p_calls refused" \
-	"$(printf 'ok %s\n' sizes any ordering tags truncation ssend rsend probe persistent cancel completion proc_null replace pairs errors)" \
+	"$(printf 'ok %s\n' sizes any ordering tags truncation ssend rsend probe persistent cancel completion sent proc_null replace pairs errors)" \
 	-- -n 3 --timeout 120 "$PROGS/seccomp_deny" process_vm_readv=EPERM,process_vm_writev=EPERM "$PROGS/p2p_calls"
 
 # --verbose when it works

@@ -10,7 +10,7 @@
 # cannot give the ranks another one than the job was laid out with.
 . "$SHMPI_TOP/tests/lib.sh"
 
-want_p2p="ok sizes ok any ok ordering ok tags ok truncation ok ssend ok rsend ok probe ok persistent ok cancel ok completion ok proc_null ok replace ok pairs ok errors"
+want_p2p="ok sizes ok any ok ordering ok tags ok truncation ok ssend ok rsend ok probe ok persistent ok cancel ok completion ok sent ok proc_null ok replace ok pairs ok errors"
 bad=
 check() {	# what rings mode n: the job just run
 	if [ "$rc" -ne 0 ] || [ ! -s "$TMP/out" ] || grep -v '^ok' "$TMP/out" | grep -q .; then
