@@ -28,8 +28,11 @@ static void geometry(uint32_t n, uint64_t want_cap, uint32_t want_rings)
 START_TEST(channel_geometry)
 {
 	/* a ring for every sender while 1 MiB per rank (256 MiB per job)
-	 * allows rings of 16 KiB; then fewer, shared ring for the rest */
-	geometry(2, 64 << 10, 2);
+	 * allows rings of 16 KiB (and at most 256 KiB); then fewer, shared
+	 * ring for the rest */
+	geometry(2, 256 << 10, 2);
+	geometry(3, 256 << 10, 3);
+	geometry(4, 128 << 10, 4);
 	geometry(8, 64 << 10, 8);
 	geometry(16, 32 << 10, 16);
 	geometry(64, 16 << 10, 63);
