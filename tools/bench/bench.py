@@ -113,8 +113,8 @@ def plan_runs(plan):
             mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=' + ALL_SYNCS, '--sizes=8,64K'),
             mpi('bench_rma_lat', 2, '--ops=put', '--syncs=flush,lock', '--sizes=8',
                 '--flavors=create,create_malloc,dynamic,dynamic_malloc'),
-            # malloc memory beside MPI_Win_allocate in one job: the private
-            # path's single copy against the direct one
+            # malloc memory beside MPI_Win_allocate in one job (page-aligned:
+            # shmpi makes its pages shared while the window lives)
             mpi('bench_rma_lat', 2, '--ops=put,get', '--syncs=flush', '--sizes=64K,1M',
                 '--flavors=allocate,create_malloc'),
             mpi('bench_atomic', 2, '--ops=acc,get_acc,fop,cas', '--types=double',
@@ -763,9 +763,9 @@ def check_acc_sweep(results, names, lines):
 
 
 def check_private_copy(results, names, lines):
-    """put and get on MPI_Win_create over malloc memory (the private path, one copy from
-    SHMPI_SINGLE_COPY_RMA_MIN on): against MPI_Win_allocate in the same job at 1 MiB, and
-    against the best peer at every size of the run"""
+    """put and get on MPI_Win_create over page-aligned malloc memory (whose pages shmpi makes
+    shared while the window lives, SHMPI_WIN_CREATE_SHARE): against MPI_Win_allocate in the
+    same job at 1 MiB, and against the best peer at every size of the run"""
     row = dict(bench='rma_lat', type='char', sync='flush', ranks=2, unit='ns')
     desc = 'put/get 1 MiB on Win_create within 15% of Win_allocate'
     ratios, refs = [], []
@@ -936,9 +936,10 @@ def check_targets(results, impls, out=sys.stdout):
             fmt_value(o, 'ns') + ' ns' if o is not None else 'not measured', cap)
         verdict(desc + ' <= Open MPI and <= 3x store+fence', s, ok, ref)
 
-    # private memory (malloc): served by the target's engine, against Open
-    # MPI's MPI_Win_create windows (about 0.7 us put+flush, 0.8 us
-    # lock+put+unlock with the OSU suite on the reference machine)
+    # malloc memory (page-aligned, so shmpi shares its pages while the
+    # window lives), against Open MPI's MPI_Win_create windows (about
+    # 0.7 us put+flush, 0.8 us lock+put+unlock with the OSU suite on the
+    # reference machine)
     for sync, osu in (('flush', 700.0), ('lock', 800.0)):
         k = dict(bench='rma_lat', op='put', sync=sync, **dict(lat, flavor='create_malloc'))
         s = v('shmpi', **k)
