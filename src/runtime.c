@@ -431,6 +431,7 @@ void runtime_down(void)
 	 * acquire of the phase */
 	atomic_store_explicit(&rt.self->phase, SHM_RANK_FINALIZED,
 			      memory_order_release);
+	win_fini_all();
 	progress_fini();
 	win_dyn_finalize();
 	mem_fini();

@@ -180,6 +180,21 @@ static void win_destroy(struct win *w)
 	free(w);
 }
 
+/*
+ * The windows a process never freed, at MPI_Finalize (after its barrier:
+ * nobody reaches them any more): their memory here goes, as MPI_Win_free
+ * would take it, without the collective part.  Pages made shared for
+ * them are given back by mem_fini.
+ */
+void win_fini_all(void)
+{
+	struct handle_table *t = &handle_tables[HANDLE_WIN];
+
+	for (uint32_t slot = 1; slot < t->next; slot++)
+		if (t->objs[slot])
+			win_destroy(t->objs[slot]);
+}
+
 /* "true" for a boolean info key. */
 static int info_true(const struct info *i, const char *key)
 {

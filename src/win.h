@@ -262,6 +262,9 @@ static inline shm_atomic_u32 *win_shm_compl(const struct win *w, int origin, int
 	return win_shm_pscw_row(w, origin) + w->size + target;
 }
 
+/* Take down the windows still open at MPI_Finalize (win.c). */
+void win_fini_all(void);
+
 /* Raise count i of this rank's row (w->pscw_row mirrors it; i: the origin
  * of a post, or size + the target of a complete): one release store, no
  * read of a line the peers poll, no locked instruction waiting for that

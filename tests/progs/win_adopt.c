@@ -106,7 +106,7 @@ static int want_adopted(void)
  * them all. */
 static void exercise(MPI_Win win, int *mem, int nwords)
 {
-	int one = 1, got;
+	int one = 1, got, *olds;
 
 	MPI_Win_lock_all(0, win);
 	for (int t = 0; t < size; t++)
@@ -119,18 +119,22 @@ static void exercise(MPI_Win win, int *mem, int nwords)
 			MPI_Win_flush(t, win);
 			CHECK(got == r);
 		}
+	/* every fetch its own result word: they land as late as the unlock */
+	olds = malloc(2 * ADDS * (size_t)size * sizeof(*olds));
+	CHECK(olds);
 	for (int i = 0; i < ADDS; i++)
 		for (int t = 0; t < size; t++) {
-			int old;
+			int *old = &olds[2 * (i * size + t)];
 
 			if (i % 2)
-				MPI_Fetch_and_op(&one, &old, MPI_INT, t, size, MPI_SUM, win);
+				MPI_Fetch_and_op(&one, old, MPI_INT, t, size, MPI_SUM, win);
 			else
 				MPI_Accumulate(&one, 1, MPI_INT, t, size, 1, MPI_INT, MPI_SUM, win);
 			if (i % 5 == 0)
-				MPI_Fetch_and_op(NULL, &old, MPI_INT, t, size, MPI_NO_OP, win);
+				MPI_Fetch_and_op(NULL, old + 1, MPI_INT, t, size, MPI_NO_OP, win);
 		}
 	MPI_Win_unlock_all(win);
+	free(olds);
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win);
 	for (int r = 0; r < size; r++)
