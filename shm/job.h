@@ -120,6 +120,8 @@ struct shm_job_hdr {
 #define SHM_JOB_COPY_RMA	8u	/* a put or get on private memory was copied
 					 * with process_vm_writev or _readv */
 #define SHM_JOB_COPY_RMA_DENIED	16u	/* one went as packets: the calls were refused */
+#define SHM_JOB_COPY_WIN_SHARED	32u	/* MPI_Win_create made private pages shared
+					 * (src/mem.c) */
 
 /* The channels of a job of n ranks: the data bytes of each ring and the
  * pool rings of each inbox (SHMPI_CHANNEL_BYTES and SHMPI_CHANNEL_RINGS

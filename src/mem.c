@@ -240,6 +240,9 @@ int mem_adopt(void *base, size_t size, size_t max)
 	b->size = size;
 	b->adopted = 1;
 	b->refs = 1;
+	/* for shmrun --verbose (shm/job.h) */
+	atomic_fetch_or_explicit(&rt.job->single_copy, SHM_JOB_COPY_WIN_SHARED,
+				 memory_order_relaxed);
 	progress_lock();
 	b->next = mem_blocks;
 	mem_blocks = b;

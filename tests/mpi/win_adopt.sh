@@ -2,8 +2,9 @@
 # the window lives (README, "Windows on private memory";
 # tests/progs/win_adopt.c): adopted at 2, 3 and 4 ranks, weak and strong
 # progress; left as it is at one rank, in the adversarial mode, with
-# SHMPI_WIN_CREATE_SHARE=0 and below the windows' size; a rank killed with
-# adopted pages leaves nothing in /dev/shm (run_job checks every job).
+# SHMPI_WIN_CREATE_SHARE=0 and below the windows' size; shmrun --verbose
+# says so; a rank killed with adopted pages leaves nothing in /dev/shm
+# (run_job checks every job).
 . "$SHMPI_TOP/tests/lib.sh"
 
 all="$(printf 'ok %s\n' adopt refuse twice free_mem send finalize)"
@@ -17,6 +18,16 @@ for cfg in "2 weak shared" "4 weak shared" "3 strong shared" "1 weak private" \
 	shift 3
 	run_case "$cfg" "$all" -- -n $n --progress=$mode --timeout 60 "$@" \
 		"$PROGS/win_adopt" all $want
+done
+
+# shmrun --verbose says when windows took private pages, and only then
+for want in shared private; do
+	run_job "$TMP/out" "$TMP/err" -- -n 2 --timeout 60 --verbose \
+		-x SHMPI_WIN_CREATE_SHARE=$([ $want = shared ] && echo 1073741824 || echo 0) \
+		"$PROGS/win_adopt" adopt $want
+	n=$(grep -c '^shmrun: windows on private memory: MPI_Win_create made whole pages shared' "$TMP/err")
+	[ "$rc" -eq 0 ] && [ "$n" = "$([ $want = shared ] && echo 1 || echo 0)" ] ||
+		{ echo "verbose $want: exit $rc: $(cat "$TMP/err")"; bad="$bad verbose/$want"; }
 done
 
 run_job "$TMP/out" "$TMP/err" -- -n 3 --timeout 60 "$PROGS/win_adopt" crash shared

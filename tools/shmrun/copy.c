@@ -155,4 +155,7 @@ void run_copy_verbose(const struct run_job *job)
 	/* puts and gets on private memory: said when the job made one that large */
 	if (bits & (SHM_JOB_COPY_RMA | SHM_JOB_COPY_RMA_DENIED))
 		copy_say(bits, rma, sizeof(rma) / sizeof(rma[0]), "RMA on private memory", "");
+	if (bits & SHM_JOB_COPY_WIN_SHARED)
+		run_msg("windows on private memory: MPI_Win_create made whole pages shared "
+			"while their windows lived (SHMPI_WIN_CREATE_SHARE)");
 }
