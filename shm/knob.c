@@ -130,9 +130,10 @@ const struct shm_knob shm_knobs[SHM_KNOB_COUNT] = {
 	[SHM_KNOB_WIN_CREATE_SHARE] = {
 		"SHMPI_WIN_CREATE_SHARE", SHM_KNOB_UINT, "1073741824", NULL, 4294967295ul,
 		SHM_KNOB_RANKS, SHM_KNOB_ANYTIME,
-		"the largest MPI_Win_create memory (bytes) of whole pages of private "
-		"memory that becomes shared memory while the window lives, so that "
-		"the other ranks reach it directly; 0: never" },
+		"the largest MPI_Win_create memory or MPI_Win_attach region (bytes) "
+		"of whole pages of private memory that becomes shared memory while "
+		"the window lives (the region is attached), so that the other ranks "
+		"reach it directly; 0: never" },
 };
 
 /* The index of the choice of kn named by the len bytes at s, or -1. */

@@ -124,15 +124,17 @@ static void mem_release(struct mem_block *b)
 	free(b);
 }
 
-/* ---- private memory made shared (MPI_Win_create) ------------------------- */
+/* ---- private memory made shared (MPI_Win_create, MPI_Win_attach) --------- */
 
 /*
  * A window created with MPI_Win_create on whole pages of this process's
  * private anonymous memory (malloc's mappings, the heap, the program's
- * zero-filled data) turns those pages into shared memory for the life of
- * the window, so that the other ranks reach them with loads and stores as
- * they reach MPI_Alloc_mem memory, instead of through the kernel or the
- * target's engine (README, "Windows on private memory").
+ * zero-filled data), or such a region attached to a dynamic window, turns
+ * those pages into shared memory for the life of the window (while the
+ * region stays attached), so that the other ranks reach them with loads
+ * and stores as they reach MPI_Alloc_mem memory, instead of through the
+ * kernel or the target's engine (README, "What is implemented": windows
+ * on private memory made shared).
  *
  * Adopting: a new segment of the same size is created and mapped, the
  * pages' contents copied into it, and the mapping moved over the pages

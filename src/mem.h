@@ -26,8 +26,8 @@ void mem_unshare(const char *key);
 void *mem_shared_base(const char *key);
 
 /*
- * MPI_Win_create on private memory (mem.c says how): 1 when [base,
- * base + size) now lies in shared memory that mem_find knows, the caller
+ * MPI_Win_create and MPI_Win_attach on private memory (mem.c says how): 1
+ * when [base, base + size) now lies in shared memory that mem_find knows, the caller
  * holding a reference (dropped with mem_adopt_drop(base)); 0 when the
  * memory is left as it was: not whole pages of private anonymous memory,
  * larger than max, shared already, or no shared memory to be had.

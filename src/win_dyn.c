@@ -88,6 +88,7 @@
 #include "adversary.h"
 #include "api.h"
 #include "errhandler.h"
+#include "knobs.h"
 #include "mem.h"
 #include "runtime.h"
 #include "win.h"
@@ -328,6 +329,9 @@ struct dyn_owner {
 	uint64_t slot_gen;	/* the last generation a slot took */
 	uintptr_t *empty;	/* bases of zero-byte attaches not detached yet */
 	size_t nempty;
+	uintptr_t *adopted;	/* bases of regions whose pages were made shared
+				 * for them (mem.h), not detached yet */
+	size_t nadopted;
 };
 
 /* A target's table and segments as this process maps them. */
@@ -625,7 +629,7 @@ static int dyn_attach(struct win *w, void *base, uint64_t size, struct dyn_rval 
 	char name[SHM_NAME_MAX];
 	size_t off;
 	uint32_t k = 0;
-	int fresh = 0, rc;
+	int fresh = 0, adopted = 0, rc;
 
 	if (o->h && dyn_overlap(o->h, v.addr, size, hit))
 		return -EEXIST;
@@ -636,6 +640,17 @@ static int dyn_attach(struct win *w, void *base, uint64_t size, struct dyn_rval 
 		if (rc < 0)
 			return rc;
 	}
+	/* whole private pages become shared while attached, as for
+	 * MPI_Win_create (mem.c), once there is room to remember them */
+	if (w->size > 1 && !adv_on()) {
+		uintptr_t *a = realloc(o->adopted, (o->nadopted + 1) * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		o->adopted = a;
+		adopted = mem_adopt(base, (size_t)size,
+				    (size_t)knobs_val[SHM_KNOB_WIN_CREATE_SHARE]);
+	}
 	/* memory others can map is reached directly; the rest by the engine */
 	if (mem_find(base, (size_t)size, name, &off) == 0) {
 		v.off = off;
@@ -645,10 +660,15 @@ static int dyn_attach(struct win *w, void *base, uint64_t size, struct dyn_rval 
 			if (rc == 0)
 				rc = dyn_slot_for(o, name, &k, &fresh);
 		}
-		if (rc < 0)
+		if (rc < 0) {
+			if (adopted)
+				mem_adopt_drop(base);
 			return rc;
+		}
 		v.slot = k;
 	}
+	if (adopted)
+		o->adopted[o->nadopted++] = (uintptr_t)base;
 	dyn_write_begin(&dw->ctl[w->rank]);
 	if (fresh) {
 		struct dyn_slot *s = dyn_slot(o->h, k);
@@ -671,6 +691,21 @@ static int dyn_attach(struct win *w, void *base, uint64_t size, struct dyn_rval 
 		o->last = k;
 	}
 	return 0;
+}
+
+/* A region whose pages were made shared at its attach gives them back
+ * (after it left the table: a new search no longer finds it; an origin
+ * that mapped it before may keep its mapping, which no longer is the
+ * region's memory, and any access through it after the detach is
+ * erroneous, MPI 3.1 section 11.2.4). */
+static void dyn_give_back(struct dyn_owner *o, uintptr_t base)
+{
+	for (size_t j = 0; j < o->nadopted; j++)
+		if (o->adopted[j] == base) {
+			o->adopted[j] = o->adopted[--o->nadopted];
+			mem_adopt_drop((void *)base);
+			return;
+		}
 }
 
 /* Detach the region starting at base: 0, or -ENOENT (*hit: the region
@@ -702,6 +737,7 @@ static int dyn_detach(struct win *w, uintptr_t base, struct dyn_rval *hit)
 	dyn_write_end(&dw->ctl[w->rank]);
 	if (hit->slot != DYN_PRIVATE)
 		o->use[hit->slot].refs--;
+	dyn_give_back(o, base);
 	return 0;
 }
 
@@ -1122,9 +1158,12 @@ void win_dyn_fini(struct win *w)
 		shm_seg_unlink(dw->own.seg.name);
 		shm_seg_close(&dw->own.seg);
 	}
+	while (dw->own.nadopted)
+		dyn_give_back(&dw->own, dw->own.adopted[0]);
 	free(dw->own.free);
 	free(dw->own.use);
 	free(dw->own.empty);
+	free(dw->own.adopted);
 	free(dw->views);
 	free(dw->mixed);
 	free(dw->span.p);

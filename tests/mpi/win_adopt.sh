@@ -1,13 +1,13 @@
-# MPI_Win_create on whole pages of private memory, made shared memory while
-# the window lives (README, "Windows on private memory";
-# tests/progs/win_adopt.c): adopted at 2, 3 and 4 ranks, weak and strong
-# progress; left as it is at one rank, in the adversarial mode, with
-# SHMPI_WIN_CREATE_SHARE=0 and below the windows' size; shmrun --verbose
-# says so; a rank killed with adopted pages leaves nothing in /dev/shm
-# (run_job checks every job).
+# MPI_Win_create and MPI_Win_attach on whole pages of private memory, made
+# shared memory while the window lives (README, "What is implemented":
+# windows on private memory made shared; tests/progs/win_adopt.c): adopted
+# at 2, 3 and 4 ranks, weak and strong progress; left as it is at one rank,
+# in the adversarial mode, with SHMPI_WIN_CREATE_SHARE=0 and below the
+# windows' size; shmrun --verbose says so; a rank killed with adopted pages
+# leaves nothing in /dev/shm (run_job checks every job).
 . "$SHMPI_TOP/tests/lib.sh"
 
-all="$(printf 'ok %s\n' adopt refuse twice free_mem send finalize)"
+all="$(printf 'ok %s\n' adopt refuse twice free_mem send dynamic finalize)"
 bad=
 for cfg in "2 weak shared" "4 weak shared" "3 strong shared" "1 weak private" \
 	   "2 strong private -x SHMPI_WIN_CREATE_SHARE=0" \

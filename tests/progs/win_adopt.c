@@ -1,7 +1,7 @@
 /*
- * MPI_Win_create on whole pages of private memory, which shmpi makes
- * shared memory while the window lives (README, "Windows on private
- * memory"; SHMPI_WIN_CREATE_SHARE):
+ * MPI_Win_create (and MPI_Win_attach) on whole pages of private memory,
+ * which shmpi makes shared memory while the window lives (README, "What is implemented":
+ * windows on private memory made shared; SHMPI_WIN_CREATE_SHARE):
  *   adopt     page-aligned malloc memory keeps the contents it had, becomes
  *             a shared mapping (/proc/self/maps), is reached directly by
  *             the others (MPI_Win_shared_query gives their pointers), takes
@@ -18,6 +18,10 @@
  *   free_mem  MPI_Free_mem on adopted memory is MPI_ERR_BASE (shmpi's
  *             check: the call is erroneous), and changes nothing
  *   send      a 1 MiB message sent from adopted memory and received into it
+ *   dynamic   the same of MPI_Win_attach: whole pages shared while
+ *             attached (to one window or two), given back at the last
+ *             detach or at MPI_Win_free; a region that ends inside a page
+ *             left as it is
  *   finalize  a window still open at MPI_Finalize: its pages are private
  *             again after it, with their contents
  *   crash     (alone) rank 1 is killed while every rank's window is on
@@ -311,6 +315,82 @@ static void test_free_mem(void)
 	free(mem);
 }
 
+/* exercise() on a dynamic window whose displacements are addresses: the
+ * same checks, through a window of unit 1 over each rank's region */
+static void dyn_exercise(MPI_Win win, int *mem, int nwords)
+{
+	MPI_Aint *at = malloc((size_t)size * sizeof(*at)), mine;
+	int one = 1, got;
+
+	CHECK(at);
+	MPI_Get_address(mem, &mine);
+	MPI_Allgather(&mine, 1, MPI_AINT, at, 1, MPI_AINT, MPI_COMM_WORLD);
+	MPI_Win_lock_all(0, win);
+	for (int t = 0; t < size; t++)
+		MPI_Put(&rank, 1, MPI_INT, t, at[t] + rank * (MPI_Aint)sizeof(int), 1, MPI_INT,
+			win);
+	MPI_Win_flush_all(win);
+	MPI_Barrier(MPI_COMM_WORLD);
+	for (int t = 0; t < size; t++)
+		for (int r = 0; r < size; r++) {
+			MPI_Get(&got, 1, MPI_INT, t, at[t] + r * (MPI_Aint)sizeof(int), 1, MPI_INT,
+				win);
+			MPI_Win_flush(t, win);
+			CHECK(got == r);
+		}
+	for (int i = 0; i < ADDS; i++)
+		for (int t = 0; t < size; t++)
+			MPI_Accumulate(&one, 1, MPI_INT, t, at[t] + size * (MPI_Aint)sizeof(int), 1,
+				       MPI_INT, MPI_SUM, win);
+	MPI_Win_unlock_all(win);
+	MPI_Barrier(MPI_COMM_WORLD);
+	verify_left(mem, nwords);
+	MPI_Barrier(MPI_COMM_WORLD);
+	free(at);
+}
+
+static void test_dynamic(void)
+{
+	size_t bytes = PAGES * page;
+	int nwords = (int)(bytes / sizeof(int));
+	int *mem, *odd;
+	MPI_Win win, other;
+
+	CHECK(posix_memalign((void **)&mem, page, bytes) == 0);
+	CHECK(posix_memalign((void **)&odd, page, bytes + page) == 0);
+	fill(mem, nwords);
+	CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+	CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &other));
+	CHECK_MPI(MPI_Win_attach(win, mem, (MPI_Aint)bytes));
+	check_kind(mem, bytes, want_adopted());
+	/* the same pages in another window too: shared until both let go */
+	CHECK_MPI(MPI_Win_attach(other, mem, (MPI_Aint)bytes));
+	/* a region that ends inside a page stays as it is */
+	fill(odd, nwords);
+	CHECK_MPI(MPI_Win_attach(win, odd + 16, (MPI_Aint)bytes));
+	check_kind(odd, bytes + page, 'p');
+	MPI_Barrier(MPI_COMM_WORLD);
+	dyn_exercise(win, mem, nwords);
+	fill(odd + 16, nwords);
+	MPI_Barrier(MPI_COMM_WORLD);
+	dyn_exercise(win, odd + 16, nwords);
+	CHECK_MPI(MPI_Win_detach(win, odd + 16));
+	CHECK_MPI(MPI_Win_detach(win, mem));
+	check_kind(mem, bytes, want_adopted());
+	CHECK_MPI(MPI_Win_detach(other, mem));
+	check_kind(mem, bytes, 'p');
+	verify_left(mem, nwords);
+	/* attached again, and left attached when the window is freed */
+	CHECK_MPI(MPI_Win_attach(win, mem, (MPI_Aint)bytes));
+	check_kind(mem, bytes, want_adopted());
+	CHECK_MPI(MPI_Win_free(&win));
+	check_kind(mem, bytes, 'p');
+	verify_left(mem, nwords);
+	CHECK_MPI(MPI_Win_free(&other));
+	free(odd);
+	free(mem);
+}
+
 static void test_send(void)
 {
 	size_t bytes = 1u << 20;
@@ -347,6 +427,7 @@ int main(int argc, char **argv)
 	TU_RUN("twice", test_twice);
 	TU_RUN("free_mem", test_free_mem);
 	TU_RUN("send", test_send);
+	TU_RUN("dynamic", test_dynamic);
 	if (!strcmp(which, "crash")) {
 		size_t bytes = PAGES * page;
 
