@@ -29,6 +29,7 @@ static struct {
 	struct chan_in *in;	/* [nin]: pool rings of ours in use, in claim order */
 	uint32_t nin;
 	uint32_t next;		/* the first pool ring not looked at yet */
+	uint32_t first;		/* where chan_drain begins among in[] */
 	struct shm_inbox *inbox;	/* ours */
 	struct shm_ring *shared;	/* ours */
 	uint32_t chunk;
@@ -178,8 +179,9 @@ static void in_discover(void)
 	}
 }
 
-/* Records of ring; src < 0: each record's sender is its tag. */
-static int drain(struct shm_ring *ring, int src, chan_record_fn fn)
+/* Records of ring; src < 0: each record's sender is its tag.  *stop is
+ * set when fn asked to end the pass (after that record). */
+static int drain(struct shm_ring *ring, int src, chan_record_fn fn, int *stop)
 {
 	uint32_t len;
 	void *rec;
@@ -188,32 +190,44 @@ static int drain(struct shm_ring *ring, int src, chan_record_fn fn)
 	while ((rec = shm_ring_peek(ring, &len)) != NULL) {
 		const struct pkt *pkt = rec;
 		int from = src >= 0 ? src : (int)shm_ring_peek_tag(ring) - 1;
+		int end = fn(from, pkt, pkt + 1, len - (uint32_t)sizeof(*pkt));
 
-		fn(from, pkt, pkt + 1, len - (uint32_t)sizeof(*pkt));
 		shm_ring_release(ring);
 		got++;
+		if (end) {
+			*stop = 1;
+			break;
+		}
 	}
 	return got;
 }
 
+/*
+ * The pool rings are visited from ch.first on: a pass that fn ended early
+ * at ring i makes the next pass begin after it, so that no sender's ring
+ * waits behind another's for long.
+ */
 int chan_drain(chan_record_fn fn)
 {
-	int got = 0;
+	int got = 0, stop = 0;
 
 	in_discover();
-	for (uint32_t i = 0; i < ch.nin; i++) {
+	for (uint32_t k = 0; k < ch.nin && !stop; k++) {
+		uint32_t i = (ch.first + k) % ch.nin;
 		struct chan_in *in = &ch.in[i];
 		int n;
 
 		if (!shm_ring_nonempty(in->ring))
 			continue;
-		n = drain(in->ring, in->src, fn);
+		n = drain(in->ring, in->src, fn, &stop);
 		got += n;
 		if (n && shm_ring_take_waiting(in->ring))
 			progress_wake_rank(in->src);
+		if (stop)
+			ch.first = (i + 1) % ch.nin;
 	}
-	if (shm_ring_nonempty(ch.shared)) {
-		int n = drain(ch.shared, -1, fn);
+	if (!stop && shm_ring_nonempty(ch.shared)) {
+		int n = drain(ch.shared, -1, fn, &stop);
 
 		got += n;
 		if (n)

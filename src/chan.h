@@ -67,10 +67,16 @@ int chan_fits(int dst, uint32_t len);
  * (chan_fits) after this and before sleeping. */
 void chan_want_room(int dst);
 
-/* Hand every record waiting for this rank to fn, oldest first per sender,
- * and wake the senders waiting for the room that frees; records handled. */
-typedef void (*chan_record_fn)(int src, const struct pkt *pkt, const void *payload,
-			       uint32_t len);
+/*
+ * Hand every record waiting for this rank to fn, oldest first per sender,
+ * and wake the senders waiting for the room that frees; records handled.
+ * A pass ends early, after the record, when fn returns nonzero: the record
+ * completed what the caller waits for, and what it does next (a reply, on
+ * the critical path of a ping-pong) should not wait for the records
+ * behind it, whose lines the senders may still be writing.
+ */
+typedef int (*chan_record_fn)(int src, const struct pkt *pkt, const void *payload,
+			      uint32_t len);
 int chan_drain(chan_record_fn fn);
 
 /* Whether a record waits for this rank (a look without side effects). */

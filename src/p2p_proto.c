@@ -135,11 +135,20 @@ void req_list_remove(struct req_list *l, struct request *r)
 
 /* ---- sending ----------------------------------------------------------- */
 
+/* Complete r; if the application thread waits on it and a record did it,
+ * the engine's pass may end after that record (chan.h). */
+static void proto_complete(struct request *r)
+{
+	if ((const void *)r == eng.wait_arg)
+		eng.wait_met = 1;
+	req_complete(r);
+}
+
 static void send_finish(struct request *r)
 {
 	r->stage = SEND_DONE;
 	eng.nsends--;
-	req_complete(r);
+	proto_complete(r);
 }
 
 /* Fill pkt, reserved to dst, with a message's header (and, eager, the
@@ -348,7 +357,7 @@ static void recv_eager(struct request *r, int src, const struct pkt *pkt,
 
 		send_ctl(src, &ack);
 	}
-	req_complete(r);
+	proto_complete(r);
 }
 
 /* Message (src, pkt) to receive r: copied at once (desc, n bytes, says
@@ -367,7 +376,7 @@ static void recv_rts(struct request *r, int src, const struct pkt *pkt,
 		struct pkt fin = { .type = PKT_FIN, .cookie = pkt->cookie };
 
 		send_ctl(src, &fin);
-		req_complete(r);
+		proto_complete(r);
 		return;
 	}
 	pvar_c.rndv_pipeline++;
@@ -568,7 +577,7 @@ int proto_packet(int src, const struct pkt *pkt, const void *payload, uint32_t n
 		r->done += n;
 		if (r->done == r->msg_bytes) {
 			req_list_remove(&eng.receiving, r);
-			req_complete(r);
+			proto_complete(r);
 		}
 		break;
 	case PKT_HELP:

@@ -371,17 +371,22 @@ void progress_stream_add(int dst, struct progress_stream *st)
 	eng_unlock();
 }
 
-static void handle_packet(int src, const struct pkt *pkt, const void *payload,
-			  uint32_t n)
+/* A record from src; nonzero when it completed the request the
+ * application thread waits on (eng.wait_met): the pass ends there
+ * (chan.h). */
+static int handle_packet(int src, const struct pkt *pkt, const void *payload,
+			 uint32_t n)
 {
+	eng.wait_met = 0;
 	if (proto_packet(src, pkt, payload, n))
-		return;
+		return eng.wait_met;
 	if (pkt->type >= PKT_NTYPES || !eng.handlers[pkt->type]) {
 		fprintf(stderr, "shmpi: rank %d: corrupt packet (type %u) from rank %d\n",
 			eng.me, pkt->type, src);
 		runtime_abort_job(MPI_ERR_INTERN);
 	}
 	eng.handlers[pkt->type](src, pkt, payload, n);
+	return 0;
 }
 
 /* ---- the engine -------------------------------------------------------- */

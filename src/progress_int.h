@@ -66,6 +66,7 @@ struct progress_eng {
 	atomic_int stop;	/* tells the thread to end */
 	struct request *zombies;	/* released by the application thread */
 	const void *wait_arg;	/* what the application thread waits on, or NULL */
+	int wait_met;		/* the record in hand completed wait_arg */
 	uint32_t owes_published;	/* the last eng.nactive stored in the state */
 	uint64_t commits;	/* records committed through progress_commit() */
 };
