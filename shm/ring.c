@@ -13,9 +13,10 @@ static inline uint64_t hdr_word(uint32_t len, uint32_t flags)
 	return (uint64_t)len | (uint64_t)(flags | RING_VALID) << 32;
 }
 
+/* A record's bytes in the ring: header and payload, to a whole line. */
 static inline uint64_t ring_span(uint32_t len)
 {
-	return RING_HDR + (((uint64_t)len + 7) & ~(uint64_t)7);
+	return ((uint64_t)RING_HDR + len + SHM_CACHE_LINE - 1) & ~(uint64_t)(SHM_CACHE_LINE - 1);
 }
 
 void shm_ring_init(struct shm_ring *r, uint64_t cap)

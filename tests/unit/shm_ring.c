@@ -2,6 +2,7 @@
  * and a producer/consumer pair of processes hammering one ring. */
 #include <check.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -49,12 +50,34 @@ START_TEST(records_in_order)
 	put(r, "one");
 	put(r, "");
 	put(r, "three33");
-	ck_assert_uint_eq(shm_ring_used(r), 8 + 8 + 8 + 0 + 8 + 8);
+	/* each record a line of its own: header and payload, padded */
+	ck_assert_uint_eq(shm_ring_used(r), 3 * SHM_CACHE_LINE);
 	get(r, "one");
 	get(r, "");
 	get(r, "three33");
 	ck_assert_ptr_null(shm_ring_peek(r, &len));
 	ck_assert_uint_eq(shm_ring_used(r), 0);
+}
+END_TEST
+
+START_TEST(records_start_lines)
+{
+	struct shm_ring *r = ring_new(1024);
+
+	/* lengths that cross a line anywhere: every record still starts one,
+	 * its 8-byte header first, and a short one stays in that line */
+	for (uint32_t len = 0; len < 200; len += 7) {
+		char *p = shm_ring_reserve(r, len);
+		uint32_t got;
+
+		ck_assert_ptr_nonnull(p);
+		ck_assert_uint_eq(((uintptr_t)p - 8) % SHM_CACHE_LINE, 0);
+		memset(p, 'a', len);
+		shm_ring_commit(r, p);
+		ck_assert_ptr_eq(shm_ring_peek(r, &got), p);
+		ck_assert_uint_eq(got, len);
+		shm_ring_release(r);
+	}
 }
 END_TEST
 
@@ -74,34 +97,31 @@ END_TEST
 START_TEST(full_ring_refuses_then_accepts)
 {
 	struct shm_ring *r = ring_new(256);
-	char big[120];
 	int n = 0;
 
-	memset(big, 'x', sizeof(big));
-	big[sizeof(big) - 1] = '\0';
 	ck_assert_uint_eq(shm_ring_max_record(r), 120);
 	ck_assert_ptr_null(shm_ring_reserve(r, 121));
 	while (shm_ring_reserve(r, 40)) {
 		shm_ring_commit(r, shm_ring_reserve(r, 40));
 		n++;
 	}
-	ck_assert_int_eq(n, 256 / 48);
-	/* 16 bytes are left, and a record needs 8 besides its own for the next
-	 * header: one without payload still fits, one of a byte does not */
-	ck_assert(!shm_ring_fits(r, 1));
-	ck_assert(shm_ring_fits(r, 0));
-	ck_assert_ptr_null(shm_ring_reserve(r, 1));
-	shm_ring_commit(r, shm_ring_reserve(r, 0));
+	/* three lines used; a fourth record needs its line and the 8 bytes
+	 * of the next header, 72 of the 64 left: even an empty one */
+	ck_assert_int_eq(n, 3);
 	ck_assert(!shm_ring_fits(r, 0));
 	ck_assert_ptr_null(shm_ring_reserve(r, 0));
 	{
 		uint32_t len;
 
-		/* 8 bytes before the end: a record of 40 needs a pad of 8,
-		 * its 48 and 8 for the next header; one released makes 56 */
+		/* one released: a record of one line fits at the end, its next
+		 * header at 0 (released); a longer one would need a pad of 64,
+		 * its 128 and 8, more than the 128 free */
 		ck_assert_ptr_nonnull(shm_ring_peek(r, &len));
 		shm_ring_release(r);
-		ck_assert_ptr_null(shm_ring_reserve(r, 40));
+		ck_assert(shm_ring_fits(r, 56));
+		ck_assert(!shm_ring_fits(r, 57));
+		ck_assert_ptr_null(shm_ring_reserve(r, 57));
+		shm_ring_commit(r, shm_ring_reserve(r, 56));
 		ck_assert_ptr_nonnull(shm_ring_peek(r, &len));
 		shm_ring_release(r);
 	}
@@ -111,28 +131,30 @@ END_TEST
 
 START_TEST(wrapping_pads_to_the_end)
 {
-	struct shm_ring *r = ring_new(128);
-	char s[60];
+	struct shm_ring *r = ring_new(256);
+	char s[130];
 
-	/* 3 records of 8+40: the third does not fit before the end (96+48 > 128) */
+	/* three records of a line each, read as they come: the fourth, of two
+	 * lines, does not fit before the end (192 + 128 > 256) */
 	memset(s, 'a', 40);
 	s[40] = '\0';
-	put(r, s);
-	put(r, s);
-	get(r, s);
-	get(r, s);
-	s[0] = 'b';
-	ck_assert(shm_ring_fits(r, 40));
-	put(r, s);		/* needs a pad of 32 at 96, lands at 0 */
-	ck_assert_uint_eq(atomic_load(&r->tail), 96 + 32 + 48);
+	for (int i = 0; i < 3; i++) {
+		put(r, s);
+		get(r, s);
+	}
+	memset(s, 'b', 100);
+	s[100] = '\0';
+	ck_assert(shm_ring_fits(r, 100));
+	put(r, s);		/* needs a pad of 64 at 192, lands at 0 */
+	ck_assert_uint_eq(atomic_load(&r->tail), 192 + 64 + 128);
 	get(r, s);
 	ck_assert_uint_eq(shm_ring_used(r), 0);
 	/* the largest record fits in any position once the ring is empty */
 	for (int i = 0; i < 10; i++) {
-		char m[57];
+		char m[121];
 
-		memset(m, 'c' + i, 56);
-		m[56] = '\0';
+		memset(m, 'c' + i, 120);
+		m[120] = '\0';
 		put(r, m);
 		get(r, m);
 		put(r, "z");
@@ -209,6 +231,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, records_in_order);
+	tcase_add_test(tc, records_start_lines);
 	tcase_add_test(tc, uncommitted_record_is_invisible);
 	tcase_add_test(tc, full_ring_refuses_then_accepts);
 	tcase_add_test(tc, wrapping_pads_to_the_end);
