@@ -14,9 +14,10 @@ ranks_up() {
 	has_files "$TMP" "$1." "$2"
 }
 
-# the ranks catch SIGTERM and say so
+# the ranks catch SIGTERM and say so, once each: the trap takes a while,
+# so that a second delivery would run it again
 start=$(now)
-start_job "$SHMRUN" -n 3 sh -c "trap 'echo term \$SHMPI_RANK; exit 0' TERM; touch '$TMP/up.'\$SHMPI_RANK; sleep 60 & wait"
+start_job "$SHMRUN" -n 3 sh -c "trap 'echo term \$SHMPI_RANK; sleep 0.3; exit 0' TERM; touch '$TMP/up.'\$SHMPI_RANK; sleep 60 & wait"
 wait_until "the ranks to start" 10 ranks_up up 3
 kill -TERM $pid
 wait $pid

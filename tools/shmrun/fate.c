@@ -36,15 +36,20 @@
 
 static void fate_send(struct run_job *job, int sig)
 {
-	if (job->nlive > 0 && job->pgid > 0)
-		kill(-job->pgid, sig);
+	int group = job->nlive > 0 && job->pgid > 0 && kill(-job->pgid, sig) == 0;
+
 	for (int r = 0; r < job->nspawned; r++) {
 		const struct run_rank *rank = &job->ranks[r];
 
+		/* the group's signal reached every rank still in the group:
+		 * once is all a rank gets (a shell's trap that runs between
+		 * two deliveries would run twice) */
+		if (rank->reaped || (group && getpgid(rank->pid) == job->pgid))
+			continue;
 		/* by pid where pidfds are missing (Linux 5.1) or refused: the
 		 * pid of a child not reaped yet is still its own */
-		if (!rank->reaped && (rank->pidfd < 0 ||
-				      syscall(SYS_pidfd_send_signal, rank->pidfd, sig, NULL, 0) < 0))
+		if (rank->pidfd < 0 ||
+		    syscall(SYS_pidfd_send_signal, rank->pidfd, sig, NULL, 0) < 0)
 			kill(rank->pid, sig);
 	}
 }
