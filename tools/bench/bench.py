@@ -1022,6 +1022,15 @@ def check_targets(results, impls, out=sys.stdout):
     check_scaling(results, lines)
     k = dict(bench='barrier', op='barrier', ranks=8, unit='ns')
     half_of_ompi('barrier 8 ranks on %d cores (ns) <= Open MPI' % (os.cpu_count() or 1), k, 1.0)
+    # MPI_Allreduce of 1 MiB of doubles at 8 ranks, against the better peer
+    k = dict(bench='allreduce', op='allreduce', bytes=1 << 20, ranks=8, unit='ns')
+    s = v('shmpi', **k)
+    p = best_of(peers, False, **k)
+    verdict('allreduce 1 MiB, 8 ranks on %d cores <= best peer' % (os.cpu_count() or 1), s,
+            None if s is None or p is None else s <= p,
+            'shmpi %s ns; best peer %s' % (fmt_value(s, 'ns') if s is not None else '-',
+                                          fmt_value(p, 'ns') + ' ns' if p is not None
+                                          else 'not measured'))
     k = dict(bench='launch', op='init_finalize', ranks=8, unit='ms')
     s = v('shmpi', **k)
     p = best_of(peers, False, **k)
