@@ -403,7 +403,7 @@ static struct cma_iov engine_iov;
  * before it matches the next).  It sets done and back_len to 0, then
  * publishes claim = (generation << SHARE_OFF_BITS | 0) with release, sends
  * the sender HELP (the generation, its buffer's address, the bytes), and
- * starts claiming.  Each side claims SHARE_CHUNK bytes at a time by a
+ * starts claiming.  Each side claims share_chunk() bytes at a time by a
  * compare-and-swap of claim that also checks the generation and stops at
  * the end, copies its chunk (the receiver reads it, the sender writes it)
  * and adds it to done with release.  The receiver, out of chunks, waits
@@ -422,10 +422,28 @@ static struct cma_iov engine_iov;
  * fails after that stops the claims, waits for the sender's, and lets the
  * whole message come through the channels, as an unshared pull would.
  */
-#define SHARE_CHUNK ((uint64_t)64 * 1024)
+#define SHARE_CHUNK_MIN ((uint64_t)64 * 1024)
+#define SHARE_CHUNK_MAX ((uint64_t)512 * 1024)
 #define SHARE_OFF_BITS 40
 #define SHARE_OFF_MASK (((uint64_t)1 << SHARE_OFF_BITS) - 1)
 #define SHARE_GEN_MASK ((1u << (64 - SHARE_OFF_BITS)) - 1)
+
+/*
+ * The bytes a side claims at a time for a message of total bytes: half of
+ * it, in 64 KiB steps, between 64 KiB and 512 KiB.  Every chunk costs a
+ * claim and a system call each side, and the two sides copy at once, so
+ * halves are best where both take part: a 1 MiB ping-pong here took 47-50
+ * us in chunks of 64 KiB, 33-37 in 256 KiB and 25-26 in 512 KiB, and one
+ * chunk of the whole (the receiver alone) 55; from 4 MiB on, chunks of
+ * 512 KiB did better than larger ones (4 MiB: 202-207 us, 217-219 in 1 MiB
+ * chunks).
+ */
+static uint64_t share_chunk(uint64_t total)
+{
+	uint64_t half = (total / 2 + SHARE_CHUNK_MIN - 1) & ~(SHARE_CHUNK_MIN - 1);
+
+	return half < SHARE_CHUNK_MIN ? SHARE_CHUNK_MIN : half > SHARE_CHUNK_MAX ? SHARE_CHUNK_MAX : half;
+}
 
 /* Claim the next chunk of generation gen of at most total bytes: 1 and
  * [*off, *end), or 0 when none is left. */
@@ -436,7 +454,8 @@ static int share_claim(struct shm_copy_share *sh, uint32_t gen, uint64_t total,
 
 	for (;;) {
 		uint64_t o = c & SHARE_OFF_MASK;
-		uint64_t e = total - o < SHARE_CHUNK ? total : o + SHARE_CHUNK;
+		uint64_t step = share_chunk(total);
+		uint64_t e = total - o < step ? total : o + step;
 
 		if ((uint32_t)(c >> SHARE_OFF_BITS) != gen || o >= total)
 			return 0;
