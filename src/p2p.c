@@ -198,6 +198,16 @@ static int p2p_finish_local(const char *call, enum call_id id, struct request *r
 	return p2p_raise(call, comm, rc);
 }
 
+/* A standard or ready message of (buf, count, a->dt) to dest, sent at once
+ * if it is small enough for one record and nothing waits to go to dest
+ * before it (progress_send_eager): 1 when it went, complete. */
+static int p2p_send_now(const struct p2p_args *a, const void *buf, MPI_Count count,
+			int dest, int tag)
+{
+	return progress_send_eager(a->comm->ctx, comm_world_rank(a->comm, dest), tag, buf,
+				   a->dt, (size_t)count * (size_t)a->dt->size);
+}
+
 /*
  * The blocking sends: a standard or ready message small enough for one
  * record leaves at once when nothing waits to go to its destination before
@@ -218,9 +228,7 @@ static int p2p_send(const char *call, enum call_id id, const void *buf, MPI_Coun
 	rc = p2p_check_send(call, buf, count, datatype, dest, tag, comm, &a);
 	if (rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
 		return rc;
-	if (mode != SEND_SYNC &&
-	    progress_send_eager(a.comm->ctx, comm_world_rank(a.comm, dest), tag, buf,
-				a.dt, (size_t)count * (size_t)a.dt->size))
+	if (mode != SEND_SYNC && p2p_send_now(&a, buf, count, dest, tag))
 		return MPI_SUCCESS;
 	req_init(&r, REQ_SEND);
 	send_init(&r, buf, count, &a, dest, tag, mode);
@@ -333,9 +341,7 @@ static int p2p_isend(const char *call, const void *buf, MPI_Count count,
 	 * once is complete when the call returns: it gets the request that
 	 * stands for every such send (request.h), and none of its own */
 	if (!persistent && (mode == SEND_STANDARD || mode == SEND_READY) &&
-	    dest != MPI_PROC_NULL &&
-	    progress_send_eager(a.comm->ctx, comm_world_rank(a.comm, dest), tag, buf, a.dt,
-				(size_t)count * (size_t)a.dt->size)) {
+	    dest != MPI_PROC_NULL && p2p_send_now(&a, buf, count, dest, tag)) {
 		*request = req_sent_handle();
 		return MPI_SUCCESS;
 	}
