@@ -5,12 +5,12 @@
 # compare-and-swap on double, long double and an unaligned double complex),
 # MAXLOC/MINLOC on pair types, mixed ops on one element form one history,
 # derived datatypes, MPI_SUM on MPI_CHAR, zero-count operations, long
-# accumulates racing with short ones, and runs of short ones alternating
+# accumulates (up to hundreds of KiB) racing with short ones, and runs of short ones alternating
 # with long ones.
 . "$SHMPI_TOP/tests/lib.sh"
 
 # Each test on its own job, so one failure does not hide the others.
-tests="fetch_and_op accumulate bulk alternating compare_and_swap cas_widths loc widths ordering types mixed derived char zero"
+tests="fetch_and_op accumulate bulk alternating large compare_and_swap cas_widths loc widths ordering types mixed derived char zero"
 bad=
 for mode in weak strong; do
 	for n in 2 3 8; do

@@ -13,7 +13,7 @@
  * extension of README) at any alignment, program order per origin
  * (accumulate_ordering), derived datatypes on origin and target, MPI_SUM
  * on MPI_CHAR, and operations of zero count or zero size, and long
- * accumulates racing with short ones.
+ * accumulates (up to hundreds of KiB) racing with short ones.
  *
  * Mixing different ops on one element goes beyond the standard's default
  * accumulate_ops hint (same_op_no_op); shmpi promises it (README, "What is implemented").
@@ -23,6 +23,7 @@
 #include <complex.h>
 #include <float.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "testutil.h"
@@ -410,6 +411,143 @@ static void test_alternating(void)
 	free(gold);
 	free(olds);
 	free(counts);
+}
+
+/*
+ * Accumulates of hundreds of KiB (which shmpi runs a page at a time, in
+ * alternating order from one call to the next) of several widths, with
+ * counts that are not whole pages, racing with one-element Fetch_and_op on
+ * elements at page edges, in the middle and at the end.  Each position
+ * gets its own value, so a page applied at the wrong place shows.  Every
+ * rank applies each accumulate twice in a row (so both orders run) under a
+ * shared lock, then twice through MPI_Get_accumulate under an exclusive
+ * lock, where the values fetched must be the window's before.
+ */
+struct large_el {
+	int i[70001];
+	double d[40003];
+	unsigned short s[140001];
+	double complex c[20011];
+	struct { double v; int loc; } m[20021];	/* MPI_DOUBLE_INT */
+};
+
+#define LARGE_N(f) ((int)(sizeof(((struct large_el *)0)->f) / \
+			  sizeof(((struct large_el *)0)->f[0])))
+
+static int large_i(long k) { return (int)(k % 997) + 1; }
+static double large_d(long k) { return (double)(k % 991) * 0.5; }
+static unsigned short large_s(long k) { return (unsigned short)(k % 7 + 1); }
+static double complex large_c(long k) { return (double)(k % 13) + (double)(k % 17) * I; }
+static double large_m(long k, int r) { return (double)((k * 31 + r * 7) % 1009); }
+
+static void test_large(void)
+{
+	enum { ROUNDS = 3, FOPS = 4, ADD = 1 << 20 };
+	const int ni = LARGE_N(i), edges[FOPS] = { 1023, 1024, 70001 / 2, 70001 - 1 };
+	struct large_el *e, *in = malloc(sizeof(*in));
+	int *before = malloc(sizeof(int) * (size_t)ni), *old = malloc(sizeof(int) * (size_t)ni);
+	long long per_rank = 2 * ROUNDS + 2;	/* accumulates of i by each rank */
+	MPI_Win win;
+
+	CHECK(in && before && old);
+	for (long k = 0; k < ni; k++)
+		in->i[k] = large_i(k);
+	for (long k = 0; k < LARGE_N(d); k++)
+		in->d[k] = large_d(k);
+	for (long k = 0; k < LARGE_N(s); k++)
+		in->s[k] = large_s(k);
+	for (long k = 0; k < LARGE_N(c); k++)
+		in->c[k] = large_c(k);
+	for (long k = 0; k < LARGE_N(m); k++) {
+		in->m[k].v = large_m(k, rank);
+		in->m[k].loc = rank;
+	}
+	CHECK_MPI(tu_win_allocate(sizeof(*e), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &e, &win));
+	memset(e, 0, sizeof(*e));
+	for (long k = 0; k < LARGE_N(m); k++)
+		e->m[k].v = -1;
+	CHECK_MPI(MPI_Win_lock_all(0, win));
+	hammer_start();
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int twice = 0; twice < 2; twice++) {
+			int one = ADD, got;
+
+			CHECK_MPI(MPI_Accumulate(in->i, ni, MPI_INT, 0, offsetof(struct large_el, i),
+						 ni, MPI_INT, MPI_SUM, win));
+			CHECK_MPI(MPI_Fetch_and_op(&one, &got, MPI_INT, 0,
+						   offsetof(struct large_el, i) +
+						   sizeof(int) * (size_t)edges[(r * 2 + twice) % FOPS],
+						   MPI_SUM, win));
+			CHECK_MPI(MPI_Accumulate(in->d, LARGE_N(d), MPI_DOUBLE, 0,
+						 offsetof(struct large_el, d), LARGE_N(d),
+						 MPI_DOUBLE, MPI_SUM, win));
+			CHECK_MPI(MPI_Accumulate(in->s, LARGE_N(s), MPI_UNSIGNED_SHORT, 0,
+						 offsetof(struct large_el, s), LARGE_N(s),
+						 MPI_UNSIGNED_SHORT, MPI_SUM, win));
+			CHECK_MPI(MPI_Accumulate(in->c, LARGE_N(c), MPI_C_DOUBLE_COMPLEX, 0,
+						 offsetof(struct large_el, c), LARGE_N(c),
+						 MPI_C_DOUBLE_COMPLEX, MPI_SUM, win));
+			CHECK_MPI(MPI_Accumulate(in->m, LARGE_N(m), MPI_DOUBLE_INT, 0,
+						 offsetof(struct large_el, m), LARGE_N(m),
+						 MPI_DOUBLE_INT, MPI_MAXLOC, win));
+			CHECK_MPI(MPI_Win_flush(0, win));
+		}
+	}
+	CHECK_MPI(MPI_Win_unlock_all(win));
+	/* one rank at a time: the fetched values are the window's before */
+	for (int q = 0; q < size; q++) {
+		if (q == rank) {
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win));
+			for (int twice = 0; twice < 2; twice++) {
+				CHECK_MPI(MPI_Get(before, ni, MPI_INT, 0, offsetof(struct large_el, i),
+						  ni, MPI_INT, win));
+				CHECK_MPI(MPI_Win_flush(0, win));
+				CHECK_MPI(MPI_Get_accumulate(in->i, ni, MPI_INT, old, ni, MPI_INT, 0,
+							     offsetof(struct large_el, i), ni,
+							     MPI_INT, MPI_SUM, win));
+				CHECK_MPI(MPI_Win_flush(0, win));
+				for (long k = 0; k < ni; k++)
+					CHECK(old[k] == before[k]);
+			}
+			CHECK_MPI(MPI_Win_unlock(0, win));
+		}
+		CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+	}
+	if (rank == 0) {
+		long long n = per_rank * size, fops[FOPS] = { 0 };
+
+		/* round r's two Fetch_and_op hit edges 2r and 2r+1 (mod FOPS) */
+		for (int r = 0; r < ROUNDS; r++)
+			for (int twice = 0; twice < 2; twice++)
+				fops[(r * 2 + twice) % FOPS] += size;
+		for (long k = 0; k < ni; k++) {
+			long long want = n * large_i(k);
+
+			for (int f = 0; f < FOPS; f++)
+				if (k == edges[f])
+					want += fops[f] * ADD;
+			CHECK(e->i[k] == want);
+		}
+		n = 2 * ROUNDS * size;
+		for (long k = 0; k < LARGE_N(d); k++)
+			CHECK(e->d[k] == (double)n * large_d(k));
+		for (long k = 0; k < LARGE_N(s); k++)
+			CHECK(e->s[k] == (unsigned short)(n * large_s(k)));
+		for (long k = 0; k < LARGE_N(c); k++)
+			CHECK(e->c[k] == (double)n * large_c(k));
+		for (long k = 0; k < LARGE_N(m); k++) {
+			int best = 0;
+
+			for (int q = 1; q < size; q++)
+				if (large_m(k, q) > large_m(k, best))
+					best = q;
+			CHECK(e->m[k].v == large_m(k, best) && e->m[k].loc == best);
+		}
+	}
+	CHECK_MPI(MPI_Win_free(&win));
+	free(in);
+	free(before);
+	free(old);
 }
 
 /* Compare_and_swap loops on int and long: the values installed, once each. */
@@ -1383,6 +1521,7 @@ int main(int argc, char **argv)
 	TU_RUN("accumulate", test_accumulate);
 	TU_RUN("bulk", test_bulk);
 	TU_RUN("alternating", test_alternating);
+	TU_RUN("large", test_large);
 	TU_RUN("compare_and_swap", test_compare_and_swap);
 	TU_RUN("cas_widths", test_cas_widths);
 	TU_RUN("loc", test_loc);
