@@ -356,6 +356,13 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	}
 	for (int r = 0; r < w->size; r++)
 		w->t[r].mem = w->t[r].base;
+	/* this rank's memory, before anybody can reach it: from the moment
+	 * win_choose_paths registers the window for operation packets, a rank
+	 * that has left the creation call may send some (MPI 3.1, section
+	 * 11.2: the window may be used as soon as the call returns there)
+	 * while this rank is still in its last collective below */
+	if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED)
+		w->base = w->my_size > 0 ? w->t[w->rank].mem : NULL;
 	/* (allocated memory is shared: it is direct but for the adversary) */
 	if (flavor == MPI_WIN_FLAVOR_CREATE ||
 	    (flavor != MPI_WIN_FLAVOR_DYNAMIC && adv_on())) {
@@ -384,7 +391,6 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 	if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED) {
 		char key[SHM_NAME_MAX];
 
-		w->base = w->my_size > 0 ? w->t[w->rank].mem : NULL;
 		/* other windows may be created on this memory */
 		win_share_key(w, key, sizeof(key));
 		mem_share(key, w->seg.base, w->seg.size);

@@ -27,6 +27,7 @@ for seed in 1 2; do
 	adv="--adversarial $seed --progress=$mode"
 	check_ok "rma_atomic/$seed" -n 4 $adv "$PROGS/rma_atomic" all
 	check_ok "rma_order/$seed" -n 4 $adv "$PROGS/rma_order" all
+	check_ok "rma_win early/$seed" -n 4 $adv "$PROGS/rma_win" early
 	for t in modes atomicity exclusive shared derived errors; do
 		check_ok "rma_basic $t/$seed" -n 4 $adv "$PROGS/rma_basic" $t
 	done

@@ -4,8 +4,9 @@
  * MPI_Win_get_info reports (and the read-only shmpi_memory), window names,
  * keyvals with copy and delete callbacks, MPI_Win_shared_query (size-0
  * ranks, MPI_PROC_NULL, contiguity, load/store from every rank, other
- * flavours), mpi_minimum_alignment, each target's own disp_unit, and
- * several windows over the same MPI_Alloc_mem buffer.
+ * flavours), mpi_minimum_alignment, each target's own disp_unit,
+ * several windows over the same MPI_Alloc_mem buffer, and windows used by
+ * some ranks while others are still creating them.
  *
  *   rma_win [test]
  */
@@ -554,6 +555,66 @@ static void test_dynamic(void)
 	free(all);
 }
 
+/*
+ * A window used the moment its creation call returns: MPI 3.1, section
+ * 11.2, lets a rank that has left MPI_Win_allocate (or another creation
+ * call) lock and access a target that is still inside it.  Every rank puts
+ * and accumulates into every other rank's window right after creating it,
+ * many times over, each flavour; on the paths that go through the target
+ * (the adversarial mode, private memory) the operations may reach a rank
+ * before its creation call has returned.
+ */
+static void test_early(void)
+{
+	enum { ROUNDS = 60 };
+
+	for (int f = 0; f < NFLAVOUR; f++) {
+		for (int r = 0; r < ROUNDS && f != F_DYNAMIC; r++) {
+			/* row 0 takes puts, row 1 accumulates (MPI_REPLACE: the
+			 * values before need not be known) */
+			MPI_Aint bytes = (MPI_Aint)sizeof(long) * 2 * (size_t)size;
+			long *mem = NULL, v = 1000 * r + rank + 1;
+			void *base = NULL;
+			MPI_Win win;
+
+			if (f == F_ALLOCATE) {
+				CHECK_MPI(MPI_Win_allocate(bytes, sizeof(long), MPI_INFO_NULL,
+							   MPI_COMM_WORLD, &base, &win));
+			} else if (f == F_SHARED) {
+				CHECK_MPI(MPI_Win_allocate_shared(bytes, sizeof(long), MPI_INFO_NULL,
+								  MPI_COMM_WORLD, &base, &win));
+			} else {
+				/* not whole pages: private memory, the packet path */
+				CHECK(mem = malloc((size_t)bytes));
+				CHECK_MPI(MPI_Win_create(mem, bytes, sizeof(long), MPI_INFO_NULL,
+							 MPI_COMM_WORLD, &win));
+				base = mem;
+			}
+			/* no barrier: the others may still be in the creation call */
+			CHECK_MPI(MPI_Win_lock_all(0, win));
+			for (int t = 0; t < size; t++) {
+				if (t == rank)
+					continue;
+				CHECK_MPI(MPI_Put(&v, 1, MPI_LONG, t, rank, 1, MPI_LONG, win));
+				CHECK_MPI(MPI_Accumulate(&v, 1, MPI_LONG, t, size + rank, 1, MPI_LONG,
+							 MPI_REPLACE, win));
+			}
+			CHECK_MPI(MPI_Win_unlock_all(win));
+			CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+			CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, win));
+			for (int q = 0; q < size; q++) {
+				if (q == rank)
+					continue;
+				CHECK(((long *)base)[q] == 1000 * r + q + 1);
+				CHECK(((long *)base)[size + q] == 1000 * r + q + 1);
+			}
+			CHECK_MPI(MPI_Win_unlock(rank, win));
+			CHECK_MPI(MPI_Win_free(&win));
+			free(mem);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *which = argc > 1 ? argv[1] : "all";
@@ -571,6 +632,7 @@ int main(int argc, char **argv)
 	TU_RUN("disp_unit", test_disp_unit);
 	TU_RUN("overlap", test_overlap);
 	TU_RUN("dynamic", test_dynamic);
+	TU_RUN("early", test_early);
 	MPI_Finalize();
 	return 0;
 }
