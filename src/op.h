@@ -42,6 +42,20 @@ enum op_kind {
 	OP_NBUILTIN
 };
 
+/* x86-64: a function with OP_CLONES is also built for AVX2 and AVX-512,
+ * the widest the CPU has chosen once when the library loads (an ifunc);
+ * each doubling of the lanes over the SSE2 baseline nearly halves the time
+ * of accumulates and reductions that stay in cache (a 2 KiB accumulate of
+ * doubles: 53 ns with AVX2, 35 with AVX-512, README "Performance").  Not
+ * under ThreadSanitizer, whose instrumented resolvers would run before its
+ * runtime is set up. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(__SANITIZE_THREAD__)
+#define OP_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define OP_CLONES
+#endif
+
 /* inout[i] = in[i] op inout[i], i < n, on C arrays of one basic type. */
 typedef void (*op_kernel_t)(const void *restrict in, void *restrict inout,
 			    MPI_Aint n);

@@ -34,21 +34,9 @@
 
 #define OP_BLOCK 16
 
-/* x86-64: every kernel also built for AVX2 and AVX-512, the widest the CPU
- * has chosen once when the library loads (an ifunc); each doubling of the
- * lanes over the SSE2 baseline nearly halves the time of accumulates and
- * reductions that stay in cache (a 2 KiB accumulate of doubles: 53 ns with
- * AVX2, 35 with AVX-512, README "Performance").  The inner block is
- * unrolled so that one pass of the loop moves OP_BLOCK elements.  Not under
- * ThreadSanitizer, whose instrumented resolvers would run before its
- * runtime is set up. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
-	!defined(__SANITIZE_THREAD__)
-#define OP_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define OP_CLONES
-#endif
-
+/* Every kernel is built for the widest vectors the CPU has (OP_CLONES,
+ * op.h).  The inner block is unrolled so that one pass of the loop moves
+ * OP_BLOCK elements. */
 #define OP_KERNEL(name, T, F)                                                  \
 	OP_CLONES static void name(const void *restrict in, void *restrict inout, \
 			 MPI_Aint n)                                           \

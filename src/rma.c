@@ -463,44 +463,48 @@ static int rma_acc(const char *call, enum pvar_rma_kind kind, struct rma_args *a
 	return rma_counted(kind, a, w->t[a->target].ops->acc(call, a, &x));
 }
 
-/*
- * The accumulates' common case: rma_fast's conditions, a predefined op, and
- * a type that is its own basic type (no pairs split in two runs).  Applies
- * the op and returns 1, or returns 0 for the general path.
- */
-static int rma_acc_fast(enum pvar_rma_kind kind, struct win *w, const void *origin,
-			void *result, MPI_Count count, MPI_Datatype type, int target,
-			MPI_Aint disp, MPI_Op op_h)
+/* rma_acc_fast's kernel path: the op applied and 0, or -1 for the
+ * general path (a user-defined op, or one the type does not take). */
+static int rma_acc_kernel(struct win *w, int target, char *addr, size_t esize,
+			  const void *in, void *result, MPI_Count count, MPI_Datatype type,
+			  MPI_Op op_h, uint64_t key)
 {
 	struct rma_acc acc = { .w = w, .target = target };
 	struct op *op = op_get(op_h);
-	size_t esize;
-	char *addr;
 
-	if (!op || !op_is_builtin(op) || (!origin && op_h != MPI_NO_OP) || count > INT_MAX ||
-	    !(addr = rma_fast(w, target, disp, (int)count, type, (int)count, type, &esize)) ||
-	    rma_acc_prepare(&acc, op, type) < 0)
-		return 0;
+	if (!op || !op_is_builtin(op) || rma_acc_prepare(&acc, op, type) < 0)
+		return -1;
 	acc.plain = w->locked[target] == WIN_LOCKED_EXCLUSIVE;
-	/* MPI_NO_OP reads only: its origin buffer may be anything */
-	rma_acc_run(&acc, origin ? origin : result, addr, (size_t)count, esize, result,
-		    win_target_key(w, target, disp));
-	pvar_rma(kind, PVAR_PATH_DIRECT, (size_t)count * esize);
-	return 1;
+	rma_acc_run(&acc, in, addr, (size_t)count, esize, result, key);
+	return 0;
 }
 
-/* One element of a common type and op (rma_amo): applied, 1; else 0. */
-static inline int rma_acc_one(enum pvar_rma_kind kind, struct win *w, const void *origin,
-			      void *result, MPI_Datatype type, int target, MPI_Aint disp,
-			      MPI_Op op)
+/*
+ * The accumulates' common case: rma_fast's conditions, a predefined op, and
+ * a type that is its own basic type (no pairs split in two runs).  Applies
+ * the op, inline for a few elements of the commonest types (rma_amo), else
+ * with the op's kernel, and returns 1; or returns 0 for the general path.
+ */
+static inline __attribute__((always_inline)) int
+rma_acc_fast(enum pvar_rma_kind kind, struct win *w, const void *origin, void *result,
+	     MPI_Count count, MPI_Datatype type, int target, MPI_Aint disp, MPI_Op op)
 {
 	size_t esize;
-	char *addr = rma_fast(w, target, disp, 1, type, 1, type, &esize);
+	uint64_t key;
+	char *addr;
 
-	if (!addr || !rma_amo(w, target, addr, type, esize, op, origin, result,
-			      win_target_key(w, target, disp)))
+	if ((!origin && op != MPI_NO_OP) || count > INT_MAX ||
+	    !(addr = rma_fast(w, target, disp, (int)count, type, (int)count, type, &esize)))
 		return 0;
-	pvar_rma(kind, PVAR_PATH_DIRECT, esize);
+	key = win_target_key(w, target, disp);
+	/* MPI_NO_OP reads only: its origin buffer may be anything */
+	if (!origin)
+		origin = result;
+	if (((size_t)count * esize > RMA_AMO_MAX ||
+	     !rma_amo(w, target, addr, type, esize, op, origin, result, (size_t)count, key)) &&
+	    rma_acc_kernel(w, target, addr, esize, origin, result, count, type, op, key) < 0)
+		return 0;
+	pvar_rma(kind, PVAR_PATH_DIRECT, (size_t)count * esize);
 	return 1;
 }
 
@@ -567,11 +571,8 @@ static int accumulate(const char *call, const void *origin_addr, MPI_Count origi
 	/* MPI_NO_OP is refused by the general path */
 	if (w && op != MPI_NO_OP && origin_datatype == target_datatype &&
 	    origin_count == target_count &&
-	    ((origin_count == 1 && origin_addr &&
-	      rma_acc_one(PVAR_RMA_ACC, w, origin_addr, NULL, origin_datatype, target_rank,
-			  target_disp, op)) ||
-	     rma_acc_fast(PVAR_RMA_ACC, w, origin_addr, NULL, origin_count, origin_datatype,
-			  target_rank, target_disp, op)))
+	    rma_acc_fast(PVAR_RMA_ACC, w, origin_addr, NULL, origin_count, origin_datatype,
+			 target_rank, target_disp, op))
 		return MPI_SUCCESS;
 	return rma_accumulate(call, origin_addr, origin_count, origin_datatype,
 			      target_rank, target_disp, target_count, target_datatype, op,
@@ -607,12 +608,13 @@ static int get_accumulate(const char *call, const void *origin_addr,
 
 	runtime_check(call);
 	w = win_get(win);
-	if (w && result_addr && result_count == 1 && target_count == 1 &&
+	if (w && result_addr && result_count == target_count &&
 	    result_datatype == target_datatype &&
-	    (op == MPI_NO_OP || (origin_addr && origin_count == 1 &&
+	    (op == MPI_NO_OP || (origin_addr && origin_count == target_count &&
 				 origin_datatype == target_datatype)) &&
-	    rma_acc_one(PVAR_RMA_GET_ACC, w, op == MPI_NO_OP ? NULL : origin_addr,
-			result_addr, target_datatype, target_rank, target_disp, op))
+	    rma_acc_fast(PVAR_RMA_GET_ACC, w, op == MPI_NO_OP ? NULL : origin_addr,
+			 result_addr, target_count, target_datatype, target_rank, target_disp,
+			 op))
 		return MPI_SUCCESS;
 	return rma_get_accumulate(call, PVAR_RMA_GET_ACC, origin_addr, origin_count,
 				  origin_datatype, result_addr, result_count,
@@ -652,10 +654,6 @@ API(int, Fetch_and_op, (const void *origin_addr, void *result_addr,
 
 	runtime_check("MPI_Fetch_and_op");
 	w = win_get(win);
-	if (w && result_addr && (origin_addr || op == MPI_NO_OP) &&
-	    rma_acc_one(PVAR_RMA_FOP, w, origin_addr, result_addr, datatype, target_rank,
-			target_disp, op))
-		return MPI_SUCCESS;
 	if (w && result_addr &&
 	    rma_acc_fast(PVAR_RMA_FOP, w, origin_addr, result_addr, 1, datatype, target_rank,
 			 target_disp, op))

@@ -10,7 +10,7 @@
 . "$SHMPI_TOP/tests/lib.sh"
 
 # Each test on its own job, so one failure does not hide the others.
-tests="fetch_and_op accumulate bulk alternating large compare_and_swap cas_widths loc widths ordering types mixed derived char zero"
+tests="fetch_and_op accumulate bulk alternating large few compare_and_swap cas_widths loc widths ordering types mixed derived char zero"
 bad=
 for mode in weak strong; do
 	for n in 2 3 8; do

@@ -550,6 +550,170 @@ static void test_large(void)
 	free(old);
 }
 
+/*
+ * Accumulates of a few elements (shmpi applies up to 2 KiB of the commonest
+ * types and ops inline), checked value by value against the same op
+ * computed here: integer types of every width, floating types, MPI_BYTE and
+ * MPI_WCHAR with the ops they take; SUM, the bit ops, REPLACE, NO_OP and
+ * MAX (which takes the op kernels); counts around the vector widths and the
+ * 2 KiB limit; aligned and unaligned displacements and a range across a
+ * page; under a shared lock and an exclusive one; old values fetched by
+ * MPI_Get_accumulate.  Each rank works on its own slice of the next rank's
+ * window, so the expected values are known.
+ */
+enum { FEW_SLICE = 12288 };
+
+static void few_fill(MPI_Datatype t, int w, char *buf, int n, int seed)
+{
+	for (int k = 0; k < n; k++) {
+		if (t == MPI_FLOAT) {
+			float f = (float)(k * (seed + 1)) * 0.25f - 3.0f;
+
+			memcpy(buf + k * w, &f, 4);
+		} else if (t == MPI_DOUBLE) {
+			double d = (double)(k * (seed + 1)) * 0.125 - 5.0;
+
+			memcpy(buf + k * w, &d, 8);
+		} else {
+			for (int b = 0; b < w; b++)
+				buf[k * w + b] = (char)(k * 31 + b * 7 + seed * 13 + 1);
+		}
+	}
+}
+
+/* y = x op y, element by element, as MPI defines the op on type t */
+static void few_expect(MPI_Datatype t, int w, MPI_Op op, const char *x, char *y, int n)
+{
+	for (int k = 0; k < n; k++) {
+		const char *xk = x + k * w;
+		char *yk = y + k * w;
+
+		if (op == MPI_NO_OP)
+			continue;
+		if (op == MPI_REPLACE) {
+			memcpy(yk, xk, (size_t)w);
+		} else if (t == MPI_FLOAT) {
+			float a, b;
+
+			memcpy(&a, xk, 4);
+			memcpy(&b, yk, 4);
+			b = op == MPI_SUM ? a + b : (a > b ? a : b);
+			memcpy(yk, &b, 4);
+		} else if (t == MPI_DOUBLE) {
+			double a, b;
+
+			memcpy(&a, xk, 8);
+			memcpy(&b, yk, 8);
+			b = op == MPI_SUM ? a + b : (a > b ? a : b);
+			memcpy(yk, &b, 8);
+		} else {
+			uint64_t a = 0, b = 0, mask = w == 8 ? ~0ULL : (1ULL << (8 * w)) - 1;
+			int64_t sa, sb;
+
+			memcpy(&a, xk, (size_t)w);	/* little-endian */
+			memcpy(&b, yk, (size_t)w);
+			/* signed values for MAX: sign-extend from w bytes */
+			sa = (int64_t)(a << (64 - 8 * w)) >> (64 - 8 * w);
+			sb = (int64_t)(b << (64 - 8 * w)) >> (64 - 8 * w);
+			if (op == MPI_SUM)
+				b = (a + b) & mask;
+			else if (op == MPI_BAND)
+				b &= a;
+			else if (op == MPI_BOR)
+				b |= a;
+			else if (op == MPI_BXOR)
+				b ^= a;
+			else	/* MPI_MAX on the signed types used below */
+				b = (uint64_t)(sa > sb ? sa : sb) & mask;
+			memcpy(yk, &b, (size_t)w);
+		}
+	}
+}
+
+static void test_few(void)
+{
+	static const struct { MPI_Datatype t; int w, bits, sum; } types[] = {
+		{ MPI_INT8_T, 1, 1, 1 }, { MPI_UNSIGNED_CHAR, 1, 1, 1 }, { MPI_BYTE, 1, 1, 0 },
+		{ MPI_SHORT, 2, 1, 1 }, { MPI_INT, 4, 1, 1 }, { MPI_UNSIGNED, 4, 1, 1 },
+		{ MPI_WCHAR, 4, 0, 0 }, { MPI_LONG, 8, 1, 1 }, { MPI_INT64_T, 8, 1, 1 },
+		{ MPI_FLOAT, 4, 0, 1 }, { MPI_DOUBLE, 8, 0, 1 },
+	};
+	static const MPI_Op ops[] = { MPI_SUM, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_REPLACE,
+				      MPI_NO_OP, MPI_MAX };
+	static const int counts[] = { 1, 2, 3, 7, 8, 9, 17, 31, 64, 65 };
+	/* byte offsets in the slice: aligned, unaligned, the last bytes of a page */
+	static const int offs[] = { 0, 3, 4096 - 24 };
+	const int t = (rank + 1) % size, nt = (int)(sizeof(types) / sizeof(types[0]));
+	char *base, *x = malloc(4096), *y0 = malloc(4096), *want = malloc(4096);
+	char *got = malloc(4096), *old = malloc(4096);
+	MPI_Win win;
+
+	CHECK(x && y0 && want && got && old);
+	/* each rank its own slice, which starts a page (the window's pages are
+	 * pages of the target's window memory) */
+	CHECK_MPI(tu_win_allocate((MPI_Aint)FEW_SLICE * size, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+				  &base, &win));
+	for (int excl = 0; excl < 2; excl++) {
+		CHECK_MPI(MPI_Win_lock(excl ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, t, 0, win));
+		for (int ti = 0; ti < nt; ti++) {
+			MPI_Datatype ty = types[ti].t;
+			int w = types[ti].w;
+
+			for (int oi = 0; oi < (int)(sizeof(ops) / sizeof(ops[0])); oi++) {
+				MPI_Op op = ops[oi];
+
+				if ((op == MPI_SUM && !types[ti].sum) ||
+				    ((op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) &&
+				     !types[ti].bits) ||
+				    (op == MPI_MAX && (!types[ti].sum || ty == MPI_UNSIGNED ||
+						       ty == MPI_UNSIGNED_CHAR)))
+					continue;
+				for (int ci = 0; ci < (int)(sizeof(counts) / sizeof(counts[0])); ci++)
+				for (int fi = 0; fi < (int)(sizeof(offs) / sizeof(offs[0])); fi++) {
+					/* 64 and 65 elements of 8 bytes: 2 KiB and over */
+					int n = counts[ci] * (counts[ci] >= 64 ? 8 / w : 1);
+					MPI_Aint d = (MPI_Aint)FEW_SLICE * rank + offs[fi];
+					int fetch = (ci + fi + oi) % 2 || op == MPI_NO_OP;
+
+					few_fill(ty, w, y0, n, ci + fi);
+					few_fill(ty, w, x, n, ti + oi + 5);
+					memcpy(want, y0, (size_t)(n * w));
+					few_expect(ty, w, op, x, want, n);
+					CHECK_MPI(MPI_Put(y0, n * w, MPI_BYTE, t, d, n * w, MPI_BYTE,
+							  win));
+					CHECK_MPI(MPI_Win_flush(t, win));
+					if (fetch)
+						CHECK_MPI(MPI_Get_accumulate(x, n, ty, old, n, ty, t, d,
+									     n, ty, op, win));
+					else
+						CHECK_MPI(MPI_Accumulate(x, n, ty, t, d, n, ty, op,
+									 win));
+					CHECK_MPI(MPI_Win_flush(t, win));
+					CHECK_MPI(MPI_Get(got, n * w, MPI_BYTE, t, d, n * w, MPI_BYTE,
+							  win));
+					CHECK_MPI(MPI_Win_flush(t, win));
+					if (memcmp(got, want, (size_t)(n * w)) ||
+					    (fetch && memcmp(old, y0, (size_t)(n * w)))) {
+						fprintf(stderr, "rank %d: type %d op %d count %d "
+							"offset %d %s: wrong %s\n", rank, ti, oi, n,
+							offs[fi], excl ? "exclusive" : "shared",
+							memcmp(got, want, (size_t)(n * w)) ?
+							"result" : "old values");
+						CHECK(0);
+					}
+				}
+			}
+		}
+		CHECK_MPI(MPI_Win_unlock(t, win));
+	}
+	CHECK_MPI(MPI_Win_free(&win));
+	free(x);
+	free(y0);
+	free(want);
+	free(got);
+	free(old);
+}
+
 /* Compare_and_swap loops on int and long: the values installed, once each. */
 static void test_compare_and_swap(void)
 {
@@ -1522,6 +1686,7 @@ int main(int argc, char **argv)
 	TU_RUN("bulk", test_bulk);
 	TU_RUN("alternating", test_alternating);
 	TU_RUN("large", test_large);
+	TU_RUN("few", test_few);
 	TU_RUN("compare_and_swap", test_compare_and_swap);
 	TU_RUN("cas_widths", test_cas_widths);
 	TU_RUN("loc", test_loc);
