@@ -189,10 +189,48 @@ static void acc_kernel(const struct rma_acc *a, const char *in, char *tgt, size_
 	}
 }
 
+static void acc_plain(const struct rma_acc *a, const char *in, char *tgt, size_t n,
+		      size_t w, char *old);
+
+/* Whether the n * w bytes at p and at q overlap. */
+static inline int acc_overlap(const void *p, const void *q, size_t n, size_t w)
+{
+	return (uintptr_t)p < (uintptr_t)q + n * w && (uintptr_t)q < (uintptr_t)p + n * w;
+}
+
+/*
+ * acc_plain with input and result buffers that overlap.  MPI 3.1, section
+ * 11.3.4, wants them disjoint, but a fetch into the origin buffer (the
+ * get-accumulate or fetch-and-op in place) is common, and gets the op of
+ * the values it passed: the elements go in pieces, each piece's input
+ * copied aside before its old values are written, the pieces in the order
+ * that reads every input before a result lands on it (ascending when the
+ * result buffer starts below the input, else descending).
+ */
+static void acc_in_place(const struct rma_acc *a, const char *in, char *tgt, size_t n,
+			 size_t w, char *old)
+{
+	char copy[ACC_FLIP_CHUNK] __attribute__((aligned(64)));
+	/* (w, a basic type's size, is at most 32 bytes) */
+	size_t step = sizeof(copy) / w, last = (n - 1) / step;
+	int down = (uintptr_t)old > (uintptr_t)in;
+
+	for (size_t c = 0; c <= last; c++) {
+		size_t at = (down ? last - c : c) * step, m = n - at < step ? n - at : step;
+
+		memcpy(copy, in + at * w, m * w);
+		acc_plain(a, copy, tgt + at * w, m, w, old + at * w);
+	}
+}
+
 /* n elements with the plain kernels: nobody else accumulates there now. */
 static void acc_plain(const struct rma_acc *a, const char *in, char *tgt, size_t n,
 		      size_t w, char *old)
 {
+	if (old && a->how != ACC_LOAD && n && acc_overlap(in, old, n, w)) {
+		acc_in_place(a, in, tgt, n, w, old);
+		return;
+	}
 	if (old)
 		memcpy(old, tgt, n * w);
 	if (a->how == ACC_SWAP) {
@@ -331,6 +369,7 @@ int rma_amo(struct win *w, int target, char *tgt, MPI_Datatype type, size_t size
 	int fl = type == MPI_DOUBLE || type == MPI_FLOAT || type == MPI_REAL ||
 		 type == MPI_DOUBLE_PRECISION || type == MPI_REAL4 || type == MPI_REAL8;
 	shm_atomic_u32 *stripe;
+	char copy[RMA_AMO_MAX];
 	amo_fn *amo;
 
 	/* n * size <= RMA_AMO_MAX (n is at least 1 and below 2^31, size a
@@ -367,6 +406,14 @@ int rma_amo(struct win *w, int target, char *tgt, MPI_Datatype type, size_t size
 	case 4 | 1 << 8: amo = n == 1 ? one_f : amo_f; break;
 	case 8 | 1 << 8: amo = n == 1 ? one_d : amo_d; break;
 	default: return 0;
+	}
+	/* MPI 3.1, section 11.3.4, wants the origin and result buffers
+	 * disjoint; a program that fetches into its origin buffer (a
+	 * fetch-and-op in place) still gets the op of the values it passed:
+	 * they are copied aside before the old values are written over them */
+	if (old && op != MPI_NO_OP && acc_overlap(in, old, n, size)) {
+		memcpy(copy, in, n * size);
+		in = copy;
 	}
 	if (w->locked[target] == WIN_LOCKED_EXCLUSIVE) {
 		amo(op, in, tgt, old, n);

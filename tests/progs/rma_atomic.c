@@ -558,7 +558,7 @@ static void test_large(void)
  * MAX (which takes the op kernels); counts around the vector widths and the
  * 2 KiB limit; aligned and unaligned displacements and a range across a
  * page; under a shared lock and an exclusive one; old values fetched by
- * MPI_Get_accumulate.  Each rank works on its own slice of the next rank's
+ * MPI_Get_accumulate, some into the origin buffer itself.  Each rank works on its own slice of the next rank's
  * window, so the expected values are known.
  */
 enum { FEW_SLICE = 12288 };
@@ -682,7 +682,12 @@ static void test_few(void)
 					CHECK_MPI(MPI_Put(y0, n * w, MPI_BYTE, t, d, n * w, MPI_BYTE,
 							  win));
 					CHECK_MPI(MPI_Win_flush(t, win));
-					if (fetch)
+					/* some fetch in place, into the origin buffer */
+					if (fetch && ci % 3 == 0 && op != MPI_NO_OP) {
+						memcpy(old, x, (size_t)(n * w));
+						CHECK_MPI(MPI_Get_accumulate(old, n, ty, old, n, ty, t,
+									     d, n, ty, op, win));
+					} else if (fetch)
 						CHECK_MPI(MPI_Get_accumulate(x, n, ty, old, n, ty, t, d,
 									     n, ty, op, win));
 					else
