@@ -177,6 +177,16 @@ void progress_fini(void)
 
 void progress_register(enum pkt_type type, progress_handler_t fn)
 {
+	/* each layer numbers its types from PKT_USER on, after the layers
+	 * before it (rma_pkt.h, then part.c): two handlers for one type
+	 * would be a bug of shmpi's, found here at the first MPI_Init */
+	if ((int)type < PKT_USER || type >= PKT_NTYPES ||
+	    (eng.handlers[type] && eng.handlers[type] != fn)) {
+		fprintf(stderr, "shmpi: rank %d: packet type %d: %s\n", eng.me, (int)type,
+			(int)type < PKT_USER || type >= PKT_NTYPES ? "out of range" :
+			"has two handlers");
+		runtime_abort_job(MPI_ERR_INTERN);
+	}
 	eng.handlers[type] = fn;
 }
 
