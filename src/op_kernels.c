@@ -36,13 +36,17 @@
 
 /* Every kernel is built for the widest vectors the CPU has (OP_CLONES,
  * op.h).  The inner block is unrolled so that one pass of the loop moves
- * OP_BLOCK elements. */
+ * OP_BLOCK elements.  The elements are read and written through a type of
+ * alignment 1 (name##_t): an accumulate may reach a target element at any
+ * displacement (a window of disp_unit 1), and a buffer may be a packed
+ * one. */
 #define OP_KERNEL(name, T, F)                                                  \
+	typedef T name##_t __attribute__((aligned(1)));                        \
 	OP_CLONES static void name(const void *restrict in, void *restrict inout, \
 			 MPI_Aint n)                                           \
 	{                                                                      \
-		const T *restrict x = in;                                      \
-		T *restrict y = inout;                                         \
+		const name##_t *restrict x = in;                               \
+		name##_t *restrict y = inout;                                  \
 		MPI_Aint i = 0;                                                \
                                                                                \
 		for (; n - i >= OP_BLOCK; i += OP_BLOCK)                       \
@@ -138,11 +142,12 @@ static void k_no_op(const void *restrict in, void *restrict inout, MPI_Aint n)
  * index.  CMP is the strict comparison that makes the incoming pair win.
  */
 #define OP_LOC_KERNEL(name, T, CMP)                                            \
+	typedef T name##_t __attribute__((aligned(1)));	/* as OP_KERNEL's */   \
 	static void name(const void *restrict in, void *restrict inout,        \
 			 MPI_Aint n)                                           \
 	{                                                                      \
-		const T *restrict x = in;                                      \
-		T *restrict y = inout;                                         \
+		const name##_t *restrict x = in;                               \
+		name##_t *restrict y = inout;                                  \
                                                                                \
 		for (MPI_Aint i = 0; i < n; i++)                               \
 			if (x[i].v CMP y[i].v ||                               \
