@@ -299,8 +299,10 @@ static int rma_copy_named(const char *call, void *origin_addr, MPI_Count origin_
 			  MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
 			  int to_target)
 {
-	/* the common case has int counts (those of the int forms, inline) */
-	if (origin_count <= INT_MAX && target_count <= INT_MAX &&
+	/* the common case has int counts (those of the int forms, inline);
+	 * negative ones, however large, are the general path's to report */
+	if (origin_count >= 0 && origin_count <= INT_MAX && target_count >= 0 &&
+	    target_count <= INT_MAX &&
 	    rma_copy(origin_addr, (int)origin_count, origin_datatype, target_rank,
 		     target_disp, (int)target_count, target_datatype, win, to_target) ==
 	    MPI_SUCCESS)
@@ -493,7 +495,8 @@ rma_acc_fast(enum pvar_rma_kind kind, struct win *w, const void *origin, void *r
 	uint64_t key;
 	char *addr;
 
-	if ((!origin && op != MPI_NO_OP) || count > INT_MAX ||
+	/* (count: 1 to INT_MAX, for rma_fast; the general path reports the rest) */
+	if ((!origin && op != MPI_NO_OP) || count <= 0 || count > INT_MAX ||
 	    !(addr = rma_fast(w, target, disp, (int)count, type, (int)count, type, &esize)))
 		return 0;
 	key = win_target_key(w, target, disp);

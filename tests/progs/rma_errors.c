@@ -474,6 +474,31 @@ static void test_type_op(void)
 		EXPECT_ERR(MPI_Fetch_and_op(v, r, MPI_WCHAR, t, 0, MPI_SUM, win), MPI_ERR_OP);
 		EXPECT_ERR(MPI_Get_accumulate(v, 1, MPI_WCHAR, r, 1, MPI_WCHAR, t, 0, 1, MPI_WCHAR,
 					      MPI_BXOR, win), MPI_ERR_OP);
+		/* the same with several elements (which shmpi may apply inline) */
+		EXPECT_ERR(MPI_Accumulate(v, 3, MPI_BYTE, t, 0, 3, MPI_BYTE, MPI_SUM, win),
+			   MPI_ERR_OP);
+		EXPECT_ERR(MPI_Accumulate(f, 2, MPI_FLOAT, t, 0, 2, MPI_FLOAT, MPI_BXOR, win),
+			   MPI_ERR_OP);
+		EXPECT_ERR(MPI_Get_accumulate(v, 3, MPI_WCHAR, r, 3, MPI_WCHAR, t, 0, 3, MPI_WCHAR,
+					      MPI_SUM, win), MPI_ERR_OP);
+		EXPECT_ERR(MPI_Get_accumulate(v, 3, MPI_INT, r, 3, MPI_INT, t, 0, 3, MPI_INT, mine,
+					      win), MPI_ERR_OP);
+		EXPECT_ERR(MPI_Get_accumulate(v, 3, MPI_INT, r, 3, MPI_INT, t, 0, 3, MPI_INT,
+					      MPI_MAXLOC, win), MPI_ERR_OP);
+		/* a large count below INT_MIN is negative, whatever its low 32
+		 * bits (here 1) */
+		{
+			const MPI_Count bad = -(MPI_Count)0xffffffff;
+
+			EXPECT_ERR(MPI_Accumulate_c(v, bad, MPI_INT, t, 0, bad, MPI_INT, MPI_SUM,
+						    win), MPI_ERR_COUNT);
+			EXPECT_ERR(MPI_Get_accumulate_c(v, bad, MPI_INT, r, bad, MPI_INT, t, 0, bad,
+							MPI_INT, MPI_SUM, win), MPI_ERR_COUNT);
+			EXPECT_ERR(MPI_Put_c(v, bad, MPI_INT, t, 0, bad, MPI_INT, win),
+				   MPI_ERR_COUNT);
+			EXPECT_ERR(MPI_Get_c(r, bad, MPI_INT, t, 0, bad, MPI_INT, win),
+				   MPI_ERR_COUNT);
+		}
 		if (excl)
 			CHECK_MPI(MPI_Win_unlock(t, win));
 		else
