@@ -20,8 +20,9 @@
  *
  * An origin holding an exclusive lock on the target has no concurrent
  * accumulate to fear and takes no stripe.  Compare-and-swap and the
- * one-element fast path (fetch-and-op) take the element's stripe too, so
- * they are atomic whatever the element's width and alignment.
+ * inline path of a few elements (rma_amo, which takes only ranges that lie
+ * in one stripe) take the same stripes, so they are atomic whatever the
+ * element's width and alignment.
  */
 #include <float.h>
 #include <sched.h>
@@ -147,8 +148,9 @@ static void stripes_unlock(struct win *w, int target, unsigned mask)
 /* ---- the kernel's run -------------------------------------------------------- */
 
 /*
- * Large kernels run their pages in alternating order: ascending on one
- * call, descending on the next (each page ascending inside, the order the
+ * Large kernels run in pieces of ACC_FLIP_CHUNK bytes counted from the
+ * start of the data, in alternating order: ascending on one call,
+ * descending on the next (each piece ascending inside, the order the
  * hardware prefetchers follow best).  A program that accumulates the same
  * region again and again (an iterative method's contributions, a latency
  * benchmark) makes cyclic scans of a working set, origin and target data,
@@ -163,7 +165,7 @@ static void stripes_unlock(struct win *w, int target, unsigned mask)
  * "Performance" has what it gains.  An accumulate of fewer than
  * ACC_FLIP_MIN bytes runs in one call: its origin and target data, under
  * 64 KiB together, come close to fitting an L1 data cache (32-48 KiB on
- * current x86 cores), and a call per page would cost more than it saves.
+ * current x86 cores), and a call per piece would cost more than it saves.
  */
 #define ACC_FLIP_MIN (32 * 1024)
 #define ACC_FLIP_CHUNK 4096	/* bytes run ascending in one call */

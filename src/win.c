@@ -358,9 +358,10 @@ static int win_setup(struct comm *c, int flavor, struct win_rank_info *mine,
 		w->t[r].mem = w->t[r].base;
 	/* this rank's memory, before anybody can reach it: from the moment
 	 * win_choose_paths registers the window for operation packets, a rank
-	 * that has left the creation call may send some (MPI 3.1, section
-	 * 11.2: the window may be used as soon as the call returns there)
-	 * while this rank is still in its last collective below */
+	 * that has left the creation call may send some while this rank is
+	 * still in its last collective below (a collective call need not
+	 * synchronize, MPI 3.1, section 5.1, so the window is usable where
+	 * the call has returned) */
 	if (flavor == MPI_WIN_FLAVOR_ALLOCATE || flavor == MPI_WIN_FLAVOR_SHARED)
 		w->base = w->my_size > 0 ? w->t[w->rank].mem : NULL;
 	/* (allocated memory is shared: it is direct but for the adversary) */

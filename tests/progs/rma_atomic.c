@@ -414,11 +414,11 @@ static void test_alternating(void)
 }
 
 /*
- * Accumulates of hundreds of KiB (which shmpi runs a page at a time, in
+ * Accumulates of hundreds of KiB (which shmpi runs 4 KiB at a time, in
  * alternating order from one call to the next) of several widths, with
- * counts that are not whole pages, racing with one-element Fetch_and_op on
- * elements at page edges, in the middle and at the end.  Each position
- * gets its own value, so a page applied at the wrong place shows.  Every
+ * counts that are not whole pieces, racing with one-element Fetch_and_op
+ * on elements at piece edges, in the middle and at the end.  Each position
+ * gets its own value, so a piece applied at the wrong place shows.  Every
  * rank applies each accumulate twice in a row (so both orders run) under a
  * shared lock, then twice through MPI_Get_accumulate under an exclusive
  * lock, where the values fetched must be the window's before.
@@ -468,6 +468,8 @@ static void test_large(void)
 		e->m[k].v = -1;
 	CHECK_MPI(MPI_Win_lock_all(0, win));
 	hammer_start();
+	/* each accumulate twice in a row: the second runs in the other order
+	 * whatever the first did */
 	for (int r = 0; r < ROUNDS; r++) {
 		for (int twice = 0; twice < 2; twice++) {
 			int one = ADD, got;
@@ -478,20 +480,24 @@ static void test_large(void)
 						   offsetof(struct large_el, i) +
 						   sizeof(int) * (size_t)edges[(r * 2 + twice) % FOPS],
 						   MPI_SUM, win));
+		}
+		for (int twice = 0; twice < 2; twice++)
 			CHECK_MPI(MPI_Accumulate(in->d, LARGE_N(d), MPI_DOUBLE, 0,
 						 offsetof(struct large_el, d), LARGE_N(d),
 						 MPI_DOUBLE, MPI_SUM, win));
+		for (int twice = 0; twice < 2; twice++)
 			CHECK_MPI(MPI_Accumulate(in->s, LARGE_N(s), MPI_UNSIGNED_SHORT, 0,
 						 offsetof(struct large_el, s), LARGE_N(s),
 						 MPI_UNSIGNED_SHORT, MPI_SUM, win));
+		for (int twice = 0; twice < 2; twice++)
 			CHECK_MPI(MPI_Accumulate(in->c, LARGE_N(c), MPI_C_DOUBLE_COMPLEX, 0,
 						 offsetof(struct large_el, c), LARGE_N(c),
 						 MPI_C_DOUBLE_COMPLEX, MPI_SUM, win));
+		for (int twice = 0; twice < 2; twice++)
 			CHECK_MPI(MPI_Accumulate(in->m, LARGE_N(m), MPI_DOUBLE_INT, 0,
 						 offsetof(struct large_el, m), LARGE_N(m),
 						 MPI_DOUBLE_INT, MPI_MAXLOC, win));
-			CHECK_MPI(MPI_Win_flush(0, win));
-		}
+		CHECK_MPI(MPI_Win_flush(0, win));
 	}
 	CHECK_MPI(MPI_Win_unlock_all(win));
 	/* one rank at a time: the fetched values are the window's before */
@@ -558,11 +564,11 @@ static void test_large(void)
  * MAX (which takes the op kernels); counts around the vector widths and the
  * 2 KiB limit; aligned and unaligned displacements and a range across a
  * page; under a shared lock and an exclusive one; old values fetched by
- * MPI_Get_accumulate, some into the origin buffer itself.  Each rank works
- * on its own slice of the next rank's window, so the expected values are
- * known.  (MPICH 4.0 passes; Open MPI 4.1's AVX op component saturates
- * 8-bit sums, so MPI_SUM on MPI_INT8_T fails there from 32 elements on,
- * as it does in MPI_Reduce_local.)
+ * MPI_Get_accumulate, some into the origin buffer itself (shmpi only, and
+ * few_overlapping).  Each rank works on its own slice of the next rank's
+ * window, so the expected values are known.  (MPICH 4.0 passes; Open MPI
+ * 4.1's AVX op component saturates 8-bit sums, so MPI_SUM on MPI_INT8_T
+ * fails there from 17 elements on, as it does in MPI_Reduce_local.)
  */
 enum { FEW_SLICE = 12288 };
 
@@ -633,6 +639,47 @@ static void few_expect(MPI_Datatype t, int w, MPI_Op op, const char *x, char *y,
 	}
 }
 
+/*
+ * shmpi's extension: MPI_Get_accumulate with result and origin buffers that
+ * overlap, by whole buffers and shifted either way, over more than the 4
+ * KiB pieces that shmpi applies such a call in: the op applies the values
+ * passed, and the result holds the values before.
+ */
+static void few_overlapping(MPI_Win win, int t)
+{
+	enum { N = 1500, SHIFT = 7 };	/* doubles: 12000 bytes */
+	double *buf = malloc(sizeof(double) * (N + 2 * SHIFT)), *x = malloc(sizeof(double) * N);
+	double *y0 = malloc(sizeof(double) * N), *got = malloc(sizeof(double) * N);
+	const MPI_Aint d = (MPI_Aint)FEW_SLICE * rank;
+
+	CHECK(buf && x && y0 && got && N * sizeof(double) <= FEW_SLICE);
+	CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
+	for (int shift = -SHIFT; shift <= SHIFT; shift += SHIFT) {
+		double *in = buf + SHIFT, *res = buf + SHIFT + shift;
+
+		for (int k = 0; k < N; k++) {
+			x[k] = in[k] = k * 0.5 + shift;
+			y0[k] = 3.0 * k - 1;
+		}
+		CHECK_MPI(MPI_Put(y0, N, MPI_DOUBLE, t, d, N, MPI_DOUBLE, win));
+		CHECK_MPI(MPI_Win_flush(t, win));
+		CHECK_MPI(MPI_Get_accumulate(in, N, MPI_DOUBLE, res, N, MPI_DOUBLE, t, d, N,
+					     MPI_DOUBLE, MPI_SUM, win));
+		CHECK_MPI(MPI_Win_flush(t, win));
+		CHECK_MPI(MPI_Get(got, N, MPI_DOUBLE, t, d, N, MPI_DOUBLE, win));
+		CHECK_MPI(MPI_Win_flush(t, win));
+		for (int k = 0; k < N; k++) {
+			CHECK(res[k] == y0[k]);
+			CHECK(got[k] == y0[k] + x[k]);
+		}
+	}
+	CHECK_MPI(MPI_Win_unlock(t, win));
+	free(buf);
+	free(x);
+	free(y0);
+	free(got);
+}
+
 static void test_few(void)
 {
 	static const struct { MPI_Datatype t; int w, bits, sum; } types[] = {
@@ -643,15 +690,21 @@ static void test_few(void)
 	};
 	static const MPI_Op ops[] = { MPI_SUM, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_REPLACE,
 				      MPI_NO_OP, MPI_MAX };
-	static const int counts[] = { 1, 2, 3, 7, 8, 9, 17, 31, 64, 65 };
+	static const int counts[] = { 1, 2, 3, 7, 8, 9, 17, 31, 64, 65, 256, 257 };
 	/* byte offsets in the slice: aligned, unaligned, the last bytes of a page */
 	static const int offs[] = { 0, 3, 4096 - 24 };
 	const int t = (rank + 1) % size, nt = (int)(sizeof(types) / sizeof(types[0]));
 	char *base, *x = malloc(4096), *y0 = malloc(4096), *want = malloc(4096);
-	char *got = malloc(4096), *old = malloc(4096);
+	char *got = malloc(4096), *old = malloc(4096), lib[MPI_MAX_LIBRARY_VERSION_STRING];
+	int in_place, len;
 	MPI_Win win;
 
 	CHECK(x && y0 && want && got && old);
+	/* MPI 3.1, section 11.3.4, wants the origin and result buffers
+	 * disjoint; fetching into the origin buffer is shmpi's extension
+	 * (README), which MPICH shares and Open MPI's osc sm does not */
+	CHECK_MPI(MPI_Get_library_version(lib, &len));
+	in_place = !strncmp(lib, "shmpi ", 6);
 	/* each rank its own slice, which starts a page (the window's pages are
 	 * pages of the target's window memory) */
 	CHECK_MPI(tu_win_allocate((MPI_Aint)FEW_SLICE * size, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
@@ -673,7 +726,8 @@ static void test_few(void)
 					continue;
 				for (int ci = 0; ci < (int)(sizeof(counts) / sizeof(counts[0])); ci++)
 				for (int fi = 0; fi < (int)(sizeof(offs) / sizeof(offs[0])); fi++) {
-					/* 64 and 65 elements of 8 bytes: 2 KiB and over */
+					/* from 64 on, counts of 8 bytes: 512 B, 520 B,
+					 * 2 KiB (shmpi's inline limit) and over */
 					int n = counts[ci] * (counts[ci] >= 64 ? 8 / w : 1);
 					MPI_Aint d = (MPI_Aint)FEW_SLICE * rank + offs[fi];
 					int fetch = (ci + fi + oi) % 2 || op == MPI_NO_OP;
@@ -685,8 +739,8 @@ static void test_few(void)
 					CHECK_MPI(MPI_Put(y0, n * w, MPI_BYTE, t, d, n * w, MPI_BYTE,
 							  win));
 					CHECK_MPI(MPI_Win_flush(t, win));
-					/* some fetch in place, into the origin buffer */
-					if (fetch && ci % 3 == 0 && op != MPI_NO_OP) {
+					/* some fetch in place (shmpi only) */
+					if (in_place && fetch && ci % 3 == 0 && op != MPI_NO_OP) {
 						memcpy(old, x, (size_t)(n * w));
 						CHECK_MPI(MPI_Get_accumulate(old, n, ty, old, n, ty, t,
 									     d, n, ty, op, win));
@@ -714,6 +768,8 @@ static void test_few(void)
 		}
 		CHECK_MPI(MPI_Win_unlock(t, win));
 	}
+	if (in_place)
+		few_overlapping(win, t);
 	CHECK_MPI(MPI_Win_free(&win));
 	free(x);
 	free(y0);

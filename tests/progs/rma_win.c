@@ -556,9 +556,11 @@ static void test_dynamic(void)
 }
 
 /*
- * A window used the moment its creation call returns: MPI 3.1, section
- * 11.2, lets a rank that has left MPI_Win_allocate (or another creation
- * call) lock and access a target that is still inside it.  Every rank puts
+ * A window used the moment its creation call returns: the creation calls
+ * are collective (MPI 3.1, section 11.2), and a collective call need not
+ * synchronize (section 5.1), so a rank that has left MPI_Win_allocate (or
+ * another creation call) may lock and access a target that is still inside
+ * it.  Every rank puts
  * and accumulates into every other rank's window right after creating it,
  * many times over, each flavour; on the paths that go through the target
  * (the adversarial mode, private memory) the operations may reach a rank
