@@ -67,6 +67,7 @@ struct rma_op {
 	struct seg_iter it;
 	char cas[32];		/* compare-and-swap: compare, then origin value */
 	char *data;		/* a short operation's data, copied at the call */
+	char *owned;		/* or a longer one's, allocated (priv_acc) */
 	char immed[RMA_IMMED];
 };
 
@@ -129,6 +130,7 @@ static struct rma_op *op_alloc(void)
 
 static void op_free(struct rma_op *op)
 {
+	free(op->owned);
 	dt_unref(op->odt);
 	dt_unref(op->rdt);
 	dt_unref(op->tdt);
@@ -790,6 +792,19 @@ static int priv_copy(struct rma_args *a, void *obuf, int to_target)
 	return MPI_SUCCESS;
 }
 
+/* Whether a get-accumulate's result buffer overlaps its origin buffer. */
+static int acc_overlaps(const struct rma_args *a, const struct rma_accargs *x)
+{
+	MPI_Aint olo, ohi, rlo, rhi;
+
+	if (!x->rdt || x->op_h == MPI_NO_OP ||
+	    dt_span(a->odt, a->ocount, &olo, &ohi) < 0 ||
+	    dt_span(x->rdt, x->rcount, &rlo, &rhi) < 0 || olo == ohi || rlo == rhi)
+		return 0;
+	return (uintptr_t)a->obuf + (uintptr_t)olo < (uintptr_t)x->result + (uintptr_t)rhi &&
+	       (uintptr_t)x->result + (uintptr_t)rlo < (uintptr_t)a->obuf + (uintptr_t)ohi;
+}
+
 static int priv_acc(const char *call, struct rma_args *a, const struct rma_accargs *x)
 {
 	size_t bytes = x->n * (size_t)x->bt->extent;
@@ -804,6 +819,18 @@ static int priv_acc(const char *call, struct rma_args *a, const struct rma_accar
 	op->bytes = bytes;
 	if (immed) {
 		op->data = op->immed;
+		dt_basic_copy(a->odt, x->bt, a->obuf, NULL, 0, x->n, op->data, 1);
+	} else if (acc_overlaps(a, x)) {
+		/* replies land in the result buffer while later pieces still
+		 * read the origin buffer: the origin data is copied now
+		 * (README, "Types and ops in RMA": overlapping buffers) */
+		if (!(op->owned = malloc(bytes))) {
+			progress_lock();
+			op_free(op);
+			progress_unlock();
+			return win_err(a->w, call, MPI_ERR_NO_MEM, NULL, "out of memory");
+		}
+		op->data = op->owned;
 		dt_basic_copy(a->odt, x->bt, a->obuf, NULL, 0, x->n, op->data, 1);
 	}
 	if (x->rdt) {
