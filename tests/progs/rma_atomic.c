@@ -471,12 +471,13 @@ static void test_large(void)
 	/* each accumulate twice in a row: the second runs in the other order
 	 * whatever the first did */
 	for (int r = 0; r < ROUNDS; r++) {
-		for (int twice = 0; twice < 2; twice++) {
-			int one = ADD, got;
+		/* the buffers of the fetches live until the flush completes them */
+		int one = ADD, got[2];
 
+		for (int twice = 0; twice < 2; twice++) {
 			CHECK_MPI(MPI_Accumulate(in->i, ni, MPI_INT, 0, offsetof(struct large_el, i),
 						 ni, MPI_INT, MPI_SUM, win));
-			CHECK_MPI(MPI_Fetch_and_op(&one, &got, MPI_INT, 0,
+			CHECK_MPI(MPI_Fetch_and_op(&one, &got[twice], MPI_INT, 0,
 						   offsetof(struct large_el, i) +
 						   sizeof(int) * (size_t)edges[(r * 2 + twice) % FOPS],
 						   MPI_SUM, win));
