@@ -57,12 +57,13 @@ void rma_acc_apply(const struct rma_acc *a, const char *in, char *tgt, size_t n,
 int rma_is_integer(MPI_Datatype b);
 
 /*
- * n elements (1 or more, RMA_AMO_MAX bytes at most, in one stripe) of a C
- * integer type, float or double at tgt (direct path), with MPI_SUM,
- * MPI_REPLACE, MPI_NO_OP or (integers) MPI_BAND/BOR/BXOR: the op applied,
- * atomic per element, and 1, the old values to old unless it is NULL; 0
- * for anything else (the general path decides).  size: the type's size;
- * key: the first element's (win_target_key).
+ * n elements (1 or more, in one stripe) of a C integer type, float or
+ * double at tgt (direct path), with MPI_SUM, MPI_REPLACE, MPI_NO_OP or
+ * (integers) MPI_BAND/BOR/BXOR: the op applied, atomic per element, and 1,
+ * the old values to old unless it is NULL; 0 for anything else, old
+ * overlapping in included (the general path decides).  The caller keeps
+ * n * size within RMA_AMO_MAX.  size: the type's size; key: the first
+ * element's (win_target_key).
  */
 #define RMA_AMO_MAX 2048
 int rma_amo(struct win *w, int target, char *tgt, MPI_Datatype type, size_t size,

@@ -175,7 +175,8 @@ static __thread unsigned acc_flip;	/* this thread's large kernels so far */
 static void acc_kernel(const struct rma_acc *a, const char *in, char *tgt, size_t n,
 		       size_t w)
 {
-	size_t step = w < ACC_FLIP_CHUNK ? ACC_FLIP_CHUNK / w : 1, at;
+	/* (w, a basic type's size, is at most 32 bytes) */
+	size_t step = ACC_FLIP_CHUNK / w, at;
 
 	if (n * w < ACC_FLIP_MIN || (acc_flip++ & 1) == 0) {
 		a->kernel(in, tgt, (MPI_Aint)n);
@@ -371,13 +372,13 @@ int rma_amo(struct win *w, int target, char *tgt, MPI_Datatype type, size_t size
 	int fl = type == MPI_DOUBLE || type == MPI_FLOAT || type == MPI_REAL ||
 		 type == MPI_DOUBLE_PRECISION || type == MPI_REAL4 || type == MPI_REAL8;
 	shm_atomic_u32 *stripe;
-	char copy[RMA_AMO_MAX];
 	amo_fn *amo;
 
-	/* n * size <= RMA_AMO_MAX (n is at least 1 and below 2^31, size a
-	 * predefined type's), keys in one stripe */
-	if (n * size > RMA_AMO_MAX ||
-	    key >> WIN_ACC_STRIPE_SHIFT != (key + n * size - 1) >> WIN_ACC_STRIPE_SHIFT)
+	/* (n * size <= RMA_AMO_MAX: the caller's check) the keys in one
+	 * stripe; a fetch into the origin buffer itself goes to acc_plain,
+	 * which knows how (acc_in_place) */
+	if (key >> WIN_ACC_STRIPE_SHIFT != (key + n * size - 1) >> WIN_ACC_STRIPE_SHIFT ||
+	    (old && op != MPI_NO_OP && acc_overlap(in, old, n, size)))
 		return 0;
 	if (!fl && !rma_is_integer(type))
 		return 0;
@@ -408,14 +409,6 @@ int rma_amo(struct win *w, int target, char *tgt, MPI_Datatype type, size_t size
 	case 4 | 1 << 8: amo = n == 1 ? one_f : amo_f; break;
 	case 8 | 1 << 8: amo = n == 1 ? one_d : amo_d; break;
 	default: return 0;
-	}
-	/* MPI 3.1, section 11.3.4, wants the origin and result buffers
-	 * disjoint; a program that fetches into its origin buffer (a
-	 * fetch-and-op in place) still gets the op of the values it passed:
-	 * they are copied aside before the old values are written over them */
-	if (old && op != MPI_NO_OP && acc_overlap(in, old, n, size)) {
-		memcpy(copy, in, n * size);
-		in = copy;
 	}
 	if (w->locked[target] == WIN_LOCKED_EXCLUSIVE) {
 		amo(op, in, tgt, old, n);

@@ -470,6 +470,19 @@ static void test_large(void)
 	hammer_start();
 	/* each accumulate twice in a row: the second runs in the other order
 	 * whatever the first did */
+	const struct {
+		const void *buf;
+		int n;
+		MPI_Datatype type;
+		MPI_Aint off;
+		MPI_Op op;
+	} accs[] = {
+		{ in->d, LARGE_N(d), MPI_DOUBLE, offsetof(struct large_el, d), MPI_SUM },
+		{ in->s, LARGE_N(s), MPI_UNSIGNED_SHORT, offsetof(struct large_el, s), MPI_SUM },
+		{ in->c, LARGE_N(c), MPI_C_DOUBLE_COMPLEX, offsetof(struct large_el, c), MPI_SUM },
+		{ in->m, LARGE_N(m), MPI_DOUBLE_INT, offsetof(struct large_el, m), MPI_MAXLOC },
+	};
+
 	for (int r = 0; r < ROUNDS; r++) {
 		/* the buffers of the fetches live until the flush completes them */
 		int one = ADD, got[2];
@@ -482,22 +495,11 @@ static void test_large(void)
 						   sizeof(int) * (size_t)edges[(r * 2 + twice) % FOPS],
 						   MPI_SUM, win));
 		}
-		for (int twice = 0; twice < 2; twice++)
-			CHECK_MPI(MPI_Accumulate(in->d, LARGE_N(d), MPI_DOUBLE, 0,
-						 offsetof(struct large_el, d), LARGE_N(d),
-						 MPI_DOUBLE, MPI_SUM, win));
-		for (int twice = 0; twice < 2; twice++)
-			CHECK_MPI(MPI_Accumulate(in->s, LARGE_N(s), MPI_UNSIGNED_SHORT, 0,
-						 offsetof(struct large_el, s), LARGE_N(s),
-						 MPI_UNSIGNED_SHORT, MPI_SUM, win));
-		for (int twice = 0; twice < 2; twice++)
-			CHECK_MPI(MPI_Accumulate(in->c, LARGE_N(c), MPI_C_DOUBLE_COMPLEX, 0,
-						 offsetof(struct large_el, c), LARGE_N(c),
-						 MPI_C_DOUBLE_COMPLEX, MPI_SUM, win));
-		for (int twice = 0; twice < 2; twice++)
-			CHECK_MPI(MPI_Accumulate(in->m, LARGE_N(m), MPI_DOUBLE_INT, 0,
-						 offsetof(struct large_el, m), LARGE_N(m),
-						 MPI_DOUBLE_INT, MPI_MAXLOC, win));
+		for (int k = 0; k < (int)(sizeof(accs) / sizeof(accs[0])); k++)
+			for (int twice = 0; twice < 2; twice++)
+				CHECK_MPI(MPI_Accumulate(accs[k].buf, accs[k].n, accs[k].type, 0,
+							 accs[k].off, accs[k].n, accs[k].type,
+							 accs[k].op, win));
 		CHECK_MPI(MPI_Win_flush(0, win));
 	}
 	CHECK_MPI(MPI_Win_unlock_all(win));
